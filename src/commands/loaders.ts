@@ -1,5 +1,6 @@
 import type { ShellWord } from "../syntax/shell/types.js";
 import { interpreterOf } from "./inline-code.js";
+import { NODE_LOCK_KINDS } from "./manifest-paths.js";
 
 /*
  * Code a program loads by itself: the files it finds by their names in the project rather than is given
@@ -150,6 +151,18 @@ const PY_DEPS: Load = { as: "deps", kind: "Python project file", root: true, fil
 const REQUIREMENTS = ["requirements*.txt", "requirements*.in", "requirements/*.txt", "requirements/*.in", "constraints*.txt", "*-requirements.txt", "*_requirements.txt", "*.requirements.txt"];
 const REQ_DEPS: Load = { as: "deps", kind: "requirements file", root: true, files: inAnyFolder(REQUIREMENTS) };
 const requirementLoads = new Map<string, Load>();
+/** node's package managers' lock files, which an install follows (`npm ci`, `pnpm install --frozen-lockfile`, `yarn install --immutable`, `bun install`). */
+const NODE_LOCKS: readonly Load[] = [
+  { as: "deps", kind: NODE_LOCK_KINDS.npm, root: true, files: inAnyFolder(["package-lock.json", "npm-shrinkwrap.json"]) },
+  { as: "deps", kind: NODE_LOCK_KINDS.pnpm, root: true, files: inAnyFolder(["pnpm-lock.yaml"]) },
+  { as: "deps", kind: NODE_LOCK_KINDS.yarn, root: true, files: inAnyFolder(["yarn.lock"]) },
+  { as: "deps", kind: NODE_LOCK_KINDS.bun, root: true, files: inAnyFolder(["bun.lock"]) },
+  // bun's binary lock, which no one reads in a plan.
+  { as: "manifest", kind: "bun's binary lock file", files: ["bun.lockb"] },
+];
+/** Bundler's lock (a Gemfile is Ruby's code), and Composer's (composer.json is refused as a manifest). */
+const GEM_LOCK: Load = { as: "deps", kind: "Gemfile.lock", root: true, files: inAnyFolder(["Gemfile.lock", "gems.locked"]) };
+const COMPOSER_LOCK: Load = { as: "deps", kind: "composer.lock", root: true, files: inAnyFolder(["composer.lock"]) };
 /**
  * The requirements files an install reads: those by their usual names, and each named by `-r`, `-c`
  * (spelt apart, glued or after `=`) or, for `uv pip sync` and `pip-sync`, as an operand.
@@ -258,6 +271,9 @@ const pipLocal = (args: readonly ShellWord[]) => {
   return args.some((w) => w.value === undefined || PY_LOCAL.test(w.value) || (w.value.includes("/") && !w.value.includes("://") && !w.value.startsWith("-")));
 };
 
+/** Ruby's programs that run the project's code, Bundler's among them. */
+const RUBY_TOOLS = ["rspec", "rackup", "puma", "unicorn", "thin", "jekyll", "cucumber", "minitest", "guard", "sidekiq", "rubocop", "fastlane", "pod", "danger", "vagrant", "cap", "hanami", "middleman", "bridgetown", "yard", "bundle", "bundler", "rails"];
+
 /** The commands of Python's project managers that run the project's code, scripts or build. */
 const PY_PROJECT_COMMANDS = ["install", "run", "build", "sync", "test", "shell", "lock", "add", "update", "publish", "env", "develop", "script", "fmt", "lint", "check"];
 
@@ -296,7 +312,7 @@ const LOADERS: ReadonlyMap<string, Loader> = new Map<string, Loader>([
   ["artisan", { loads: [...code("php"), DOTENV] }],
   // The Symfony CLI runs the application's bin/console and server, which load .env through symfony/dotenv.
   ["symfony", { loads: [...code("php"), DOTENV], when: except(["version", "-V", "--version", "help", "-h", "--help", "login", "logout", "projects", "check:requirements"]) }],
-  ...["rspec", "rackup", "puma", "unicorn", "thin", "jekyll", "cucumber", "minitest", "guard", "sidekiq", "rubocop", "fastlane", "pod", "danger", "vagrant", "cap", "hanami", "middleman", "bridgetown", "yard", "bundle", "bundler"].map((n): [string, Loader] => [n, { loads: n.startsWith("bundle") ? [...code("ruby"), MANIFESTS.bundler!] : [...code("ruby")], when: n.startsWith("bundle") ? except(["version", "-v", "--version", "help", "-h", "--help", "config", "list", "info", "show", "outdated", "platform", "doctor"]) : undefined }]),
+  ...RUBY_TOOLS.filter((n) => n !== "rails").map((n): [string, Loader] => [n, { loads: n.startsWith("bundle") ? [...code("ruby"), MANIFESTS.bundler!] : [...code("ruby")], when: n.startsWith("bundle") ? except(["version", "-v", "--version", "help", "-h", "--help", "config", "list", "info", "show", "outdated", "platform", "doctor"]) : undefined }]),
   ...["phpunit", "pest", "phpstan", "psalm", "php-cs-fixer", "phpcs", "phpcbf", "rector", "infection", "codecept", "behat", "drush", "wp", "phpmd"].map((n): [string, Loader] => [n, { loads: [...code("php")] }]),
   ["composer", { loads: [...code("php"), MANIFESTS.composer!], when: except(["show", "info", "search", "outdated", "licenses", "validate", "diagnose", "help", "--version", "-V", "-h", "--help", "depends", "why", "prohibits", "why-not", "suggests", "fund", "audit", "config", "home", "browse"]) }],
   ...["prove", "cpanm", "cpan", "carton"].map((n): [string, Loader] => [n, { loads: [...code("perl")] }]),
@@ -400,8 +416,17 @@ function depsOf(name: string, args: readonly ShellWord[]): readonly Load[] {
     case "rye":
     case "flit":
       return among(PY_PROJECT_COMMANDS)(args) ? [...(namesRequirements(args) ? [requirementsOf(args, false)] : []), PY_DEPS] : [];
+    case "npm":
+    case "pnpm":
+    case "yarn":
+    case "yarnpkg":
+    case "bun":
+      return except(NPM_QUIET)(args) ? NODE_LOCKS : [];
+    case "composer":
+      return LOADERS.get("composer")!.when!(args) ? [COMPOSER_LOCK] : [];
     default:
-      return [];
+      // Bundler's programs, and those an application runs through it (`rails`, `rspec`, `puma`: bundler/setup), read the lock.
+      return RUBY_TOOLS.includes(name) && (LOADERS.get(name)?.when?.(args) ?? true) ? [GEM_LOCK] : [];
   }
 }
 
@@ -445,6 +470,8 @@ export function loadsOf(name: string, args: readonly ShellWord[]): readonly Load
   const loads = [...code(language)];
   // A script that loads the project's .env itself (`load_dotenv()`, `require("dotenv").config()`) gives its settings to what it starts.
   if (DOTENV_LANGUAGES.has(language)) loads.push(DOTENV);
+  // A Ruby script may set up Bundler (`-rbundler/setup`, `require "bundler/setup"`), which loads the gems Gemfile.lock places.
+  if (language === "ruby") loads.push(GEM_LOCK);
   // `python -m maturin develop`, `python3 -m mypy src`: the module is the tool, with its own loads.
   if (language === "python") {
     const module = pythonModule(args);

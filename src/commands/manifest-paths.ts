@@ -4,8 +4,10 @@
  * `use ../y`, Cargo.toml's `path = "../y"` and workspace members, package.json's `file:../y`, a
  * requirements file's `-e ../y`, pyproject.toml's `[tool.uv.sources] x = { path = "../y" }`). A plan
  * that writes such a text and then builds or installs brings in code from where the path leads, as
- * `npm install ../y` does on a command line: src/commands/written.ts checks each path as a path the
- * loading command names. A text this reader cannot follow where it may name a path is a problem, not
+ * `npm install ../y` does on a command line. Lock files too (package-lock.json's `"resolved": "file:../y"`,
+ * pnpm-lock.yaml's `link:../y`, yarn.lock's `portal:../y`, bun.lock, Gemfile.lock's `PATH remote: ../y`,
+ * composer.lock's `path` dists): an install that follows the lock brings in what it names.
+ * src/commands/written.ts checks each path as a path the loading command names. A text this reader cannot follow where it may name a path is a problem, not
  * a pass.
  */
 
@@ -25,6 +27,11 @@ export function manifestReader(kind: string): ((text: string) => ManifestPaths) 
   if (kind === "Cargo manifest" || kind === "Python project file") return tomlPaths;
   if (kind === "package.json") return packageJsonPaths;
   if (kind === "requirements file") return requirementsPaths;
+  if (kind === NODE_LOCK_KINDS.npm) return npmLockPaths;
+  if (kind === NODE_LOCK_KINDS.pnpm || kind === NODE_LOCK_KINDS.yarn) return textLockPaths;
+  if (kind === NODE_LOCK_KINDS.bun) return bunLockPaths;
+  if (kind === "Gemfile.lock") return gemLockPaths;
+  if (kind === "composer.lock") return composerLockPaths;
   return undefined;
 }
 
@@ -457,4 +464,319 @@ function requirementsPaths(text: string): ManifestPaths {
     }
   }
   return { paths };
+}
+
+// ---- node's lock files ----------------------------------------------------------------------------
+
+/** The lock files of node's package managers, by the kind loaders.ts gives them. */
+export const NODE_LOCK_KINDS = { npm: "npm lock file", pnpm: "pnpm lock file", yarn: "Yarn lock file", bun: "bun lock file" } as const;
+
+/** package-lock.json's (and npm-shrinkwrap.json's) maps of a package's dependencies to their specifiers or entries. */
+const NPM_LOCK_MAPS = new Set(["dependencies", "devDependencies", "optionalDependencies", "peerDependencies", "requires"]);
+
+/**
+ * package-lock.json's and npm-shrinkwrap.json's local sources: the key of each entry of `packages`
+ * that is not an installed package's (`"../y"`: a linked folder's own entry), an entry's `resolved`
+ * (a folder when `link` is true: `"../y"`), `version` and `from` when they are local specifiers
+ * (`file:../y`), and the specifiers of its dependency maps; the older form's nested `dependencies` too.
+ */
+function npmLockPaths(text: string): ManifestPaths {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { problem: "it is not a JSON object" };
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return { problem: "it is not a JSON object" };
+  const paths: ManifestPath[] = [];
+  let problem: string | undefined;
+  const spec = (v: unknown, where: string): void => {
+    if (typeof v !== "string") return;
+    const p = specPath(v);
+    if (p === undefined) problem ??= `${where} names a file of another host`;
+    else if (p !== "") paths.push({ path: p, where });
+  };
+  const entry = (e: unknown, where: string, depth: number): void => {
+    if (problem !== undefined) return;
+    if (paths.length > MAX_PATHS || depth > 64) {
+      problem = "its entries are more or deeper than plangate reads";
+      return;
+    }
+    if (e === null || typeof e !== "object" || Array.isArray(e)) return;
+    const o = e as Record<string, unknown>;
+    if (o.link === true && typeof o.resolved === "string") {
+      const p = localOf(o.resolved);
+      if (p === undefined) problem ??= `${where}.resolved names a file of another host`;
+      else if (p !== "") paths.push({ path: p, where: `${where}.resolved` });
+    } else spec(o.resolved, `${where}.resolved`);
+    spec(o.version, `${where}.version`);
+    spec(o.from, `${where}.from`);
+    for (const m of NPM_LOCK_MAPS) {
+      const map = o[m];
+      if (map === null || typeof map !== "object" || Array.isArray(map)) continue;
+      for (const [k, v] of Object.entries(map as Record<string, unknown>)) {
+        if (typeof v === "string") spec(v, `${where}.${m}."${k}"`);
+        else entry(v, `${where}.${m}."${k}"`, depth + 1);
+      }
+    }
+  };
+  const top = parsed as Record<string, unknown>;
+  const packages = top.packages;
+  if (packages !== undefined) {
+    if (packages === null || typeof packages !== "object" || Array.isArray(packages)) return { problem: "its packages are not an object" };
+    for (const [k, v] of Object.entries(packages as Record<string, unknown>)) {
+      // An installed package's place (`node_modules/x`, `a/node_modules/x`) is written by the install; any other key, or one that leaves the folder, is a folder of the project.
+      if (k !== "" && (!/(?:^|\/)node_modules\/(?:@[^/]+\/)?[^/]+$/.test(k) || /(?:^|\/)\.\.(?:\/|$)|^[/\\~]|^[A-Za-z]:|\\/.test(k))) paths.push({ path: k, where: `packages."${k}"` });
+      entry(v, `packages."${k}"`, 0);
+    }
+  }
+  entry({ dependencies: top.dependencies }, "", 0);
+  return problem !== undefined ? { problem } : { paths };
+}
+
+/** A package's source by a local protocol in a lock file's text: `file:`, `link:`, `portal:`, `exec:`, `workspace:`, `patch:`'s patch files, `name@../y`. */
+const LOCAL_PROTOCOL = /(?<![\w.+-])(?:git\+)?(?:file|link|portal|exec|workspace|patch):|@(?=\.\.?\/|\/|~\/)/gi;
+
+/**
+ * The local sources a text of a lock file names by protocol (see LOCAL_PROTOCOL): each up to a space,
+ * a quote or a YAML or JSON separator, without Yarn's `::locator=` suffix, a key's closing `:` or, as
+ * well as with it, pnpm's peer suffix `(react@18.0.0)`. A `patch:` names the patch files after its `#`
+ * (`~/` is the project's folder there). undefined: the text names one plangate cannot place.
+ */
+function protocolPaths(text: string, where: string, paths: ManifestPath[]): string | undefined {
+  const problem = protocolScan(text, where, paths);
+  if (problem !== undefined || !text.includes("%")) return problem;
+  // Yarn percent-encodes the descriptors inside another (`patch:x@portal%3A../y#…`): read decoded as well.
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(text);
+  } catch {
+    return MAY_NAME_PATH.test(text) ? `${where} holds a % that does not decode` : undefined;
+  }
+  return protocolScan(decoded, where, paths);
+}
+
+function protocolScan(text: string, where: string, paths: ManifestPath[]): string | undefined {
+  LOCAL_PROTOCOL.lastIndex = 0;
+  for (let m = LOCAL_PROTOCOL.exec(text); m !== null; m = LOCAL_PROTOCOL.exec(text)) {
+    const start = m.index + m[0].length;
+    let token = /^[^\s'",{}[\]]*/.exec(text.slice(start, start + 4096))![0];
+    if (token.length >= 4096) return `${where} holds a specifier longer than plangate reads`;
+    token = token.replace(/::.*$/s, "").replace(/:$/, "");
+    const proto = m[0].toLowerCase();
+    let found: string[];
+    if (proto === "patch:") {
+      const hash = token.indexOf("#");
+      if (hash < 0) continue;
+      found = decodeAll(token.slice(hash + 1))
+        .split("&")
+        .map((p) => p.replace(/^optional!/, ""))
+        .filter((p) => !/^builtin</.test(p) && p !== "")
+        .map((p) => p.replace(/^~(?=\/|$)/, "."));
+    } else if (/file:$/.test(proto) && token.startsWith("//")) {
+      const local = fileUrlPath(`file:${token}`);
+      if (local === undefined) return `${where} names a file of another host`;
+      found = [local];
+    } else if (proto === "workspace:" && /^[*^~]?$/.test(token)) {
+      continue;
+    } else {
+      if (token === "") return `${where} has a ${m[0]} that names no path`;
+      found = [token];
+    }
+    for (const f of found) {
+      // pnpm's peer suffix (`(react@18.0.0)`) and Yarn's patch after `#` stand after the path: it is checked without them and with them.
+      for (const p of new Set([f.replace(/[(#].*$/s, ""), f, decodeAll(f)])) if (p !== "") paths.push({ path: p, where });
+    }
+    if (paths.length > MAX_PATHS) return `it names more than ${MAX_PATHS} paths`;
+  }
+  return undefined;
+}
+
+/** A text percent-decoded where it decodes (Yarn's locators are), else as it is. */
+function decodeAll(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/**
+ * pnpm-lock.yaml's and yarn.lock's local sources, read from their text (see protocolPaths): pnpm's
+ * `link:../y`, `file:../y` and `directory: ../y`, its importers (folders of the workspace); Yarn's
+ * `resolution: "x@portal:../y"`, `"x@file:../y"`, `resolved "file:../y"`. YAML's escapes, aliases,
+ * tags and block scalars, which neither writes, are not read.
+ */
+function textLockPaths(text: string): ManifestPaths {
+  // A package's deprecation message, a quoted string on its line, is the one text pnpm writes with escapes.
+  if (text.split("\n").some((l) => l.includes("\\") && !/^\s+deprecated:\s*"(?:[^"\\]|\\.)*"\s*$/.test(l))) return { problem: "it holds a backslash (an escape or a Windows path), which plangate does not read in a lock file" };
+  if (/(?::|^[ \t]*-|^[ \t]*\?)[ \t]+[&*!|>%@`]/m.test(text) || /^[ \t]*[&*!%]/m.test(text)) return { problem: "it holds YAML plangate does not read in a lock file (an alias, a tag, a block scalar or a directive)" };
+  const paths: ManifestPath[] = [];
+  const lines = text.split("\n");
+  let importers = false;
+  for (let k = 0; k < lines.length; k++) {
+    const line = lines[k]!;
+    const where = `line ${k + 1}`;
+    // A deprecation message is text to read, not a source.
+    if (/^\s+deprecated:/.test(line)) continue;
+    const problem = protocolPaths(line, where, paths);
+    if (problem !== undefined) return { problem };
+    // pnpm's `directory:` key, quoted or not, with spaces before its colon or not.
+    const dir = /(?:^|[\s{,])(['"]?)directory\1[ \t]*:[ \t]*(['"]?)([^'",}\s]*)\2/.exec(line);
+    if (dir !== null) {
+      if (dir[3] === "") return { problem: `${where} has a directory that names no path` };
+      paths.push({ path: dir[3]!, where });
+    }
+    // pnpm's importers: each key below is a folder of the workspace.
+    if (/^importers:\s*$/.test(line)) importers = true;
+    else if (/^\S/.test(line)) importers = false;
+    else if (importers) {
+      const key = /^ {2}(?! )(['"]?)(.*?)\1:\s*$/.exec(line);
+      if (key !== null) paths.push({ path: key[2]!, where: `importers."${key[2]}"` });
+    }
+    if (paths.length > MAX_PATHS) return { problem: `it names more than ${MAX_PATHS} paths` };
+  }
+  return { paths };
+}
+
+/**
+ * bun.lock's local sources: JSON with trailing commas (and comments), read as such; each string and key
+ * as a lock file's text (see protocolPaths), and the keys of `workspaces` (folders of the workspace).
+ */
+function bunLockPaths(text: string): ManifestPaths {
+  const json = jsoncToJson(text);
+  let parsed: unknown;
+  try {
+    if (json === undefined) throw new Error();
+    parsed = JSON.parse(json);
+  } catch {
+    return { problem: "it is not JSON plangate reads (with trailing commas and comments)" };
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return { problem: "it is not a JSON object" };
+  const paths: ManifestPath[] = [];
+  let problem: string | undefined;
+  const walk = (v: unknown, where: string, depth: number): void => {
+    if (problem !== undefined) return;
+    if (depth > 64) {
+      problem = "it is deeper than plangate reads";
+      return;
+    }
+    if (typeof v === "string") problem = protocolPaths(v, where, paths);
+    else if (Array.isArray(v)) v.forEach((x, k) => walk(x, `${where}[${k}]`, depth + 1));
+    else if (v !== null && typeof v === "object")
+      for (const [k, x] of Object.entries(v)) {
+        problem ??= protocolPaths(k, `${where}."${k}"`, paths);
+        walk(x, `${where}."${k}"`, depth + 1);
+      }
+  };
+  const ws = (parsed as Record<string, unknown>).workspaces;
+  if (ws !== null && typeof ws === "object" && !Array.isArray(ws)) for (const k of Object.keys(ws)) if (k !== "") paths.push({ path: k, where: `workspaces."${k}"` });
+  walk(parsed, "", 0);
+  return problem !== undefined ? { problem } : { paths };
+}
+
+/** JSON with comments and trailing commas as JSON: comments and commas before `]`/`}` outside strings removed; undefined for an unclosed comment. */
+function jsoncToJson(text: string): string | undefined {
+  let out = "";
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text[i]!;
+    if (c === '"') {
+      let j = i + 1;
+      while (j < n && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j + 1;
+    } else if (c === "/" && text[i + 1] === "/") {
+      while (i < n && text[i] !== "\n") i++;
+    } else if (c === "/" && text[i + 1] === "*") {
+      const end = text.indexOf("*/", i + 2);
+      if (end < 0) return undefined;
+      out += " ";
+      i = end + 2;
+    } else if (c === ",") {
+      let j = i + 1;
+      // A comma before a closing bracket, past spaces and comments.
+      for (;;) {
+        while (j < n && /\s/.test(text[j]!)) j++;
+        if (text.startsWith("//", j)) while (j < n && text[j] !== "\n") j++;
+        else if (text.startsWith("/*", j)) {
+          const end = text.indexOf("*/", j + 2);
+          if (end < 0) return undefined;
+          j = end + 2;
+        } else break;
+      }
+      if (text[j] !== "]" && text[j] !== "}") out += ",";
+      i++;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}
+
+// ---- Gemfile.lock, composer.lock ------------------------------------------------------------------------
+
+/**
+ * Gemfile.lock's (gems.locked's) local sources: the `remote:` of each source section, a folder for
+ * PATH (`remote: ../y`), a local repository or gem server for GIT, GEM and PLUGIN SOURCE when it is a
+ * path or a `file:` URL rather than a URL of another scheme or a host's (`git@host:x`, `host:x`).
+ */
+function gemLockPaths(text: string): ManifestPaths {
+  if (text.includes("\\")) return { problem: "it holds a backslash, which plangate does not read in Gemfile.lock" };
+  const paths: ManifestPath[] = [];
+  let section = "";
+  for (const line of text.split("\n")) {
+    if (/^\S/.test(line)) section = line.trim();
+    const m = /^\s+remote:\s*(.*?)\s*$/.exec(line);
+    if (m === null) continue;
+    const value = m[1]!.replace(/^(['"])(.*)\1$/s, "$2");
+    const where = `${section} remote`;
+    if (value === "") return { problem: `a ${where} names nothing` };
+    if (section === "PATH") paths.push({ path: value, where });
+    else {
+      const local = localOf(value);
+      if (local === undefined) return { problem: `a ${where} names a file of another host` };
+      // A host's path (`host:x`, scp's form) is fetched; a word without `:` before its first `/` is a folder.
+      if (local !== "" && (FILE_URL.test(value) || !/^[^/]*:/.test(local))) paths.push({ path: local, where });
+    }
+    if (paths.length > MAX_PATHS) return { problem: `it names more than ${MAX_PATHS} paths` };
+  }
+  return { paths };
+}
+
+/**
+ * composer.lock's local sources: each `dist` or `source` of a package (`packages`, `packages-dev`)
+ * whose type is `path` (`url: "../y"`), or whose URL is a `file:` URL or a path (a local repository).
+ */
+function composerLockPaths(text: string): ManifestPaths {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { problem: "it is not a JSON object" };
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return { problem: "it is not a JSON object" };
+  const paths: ManifestPath[] = [];
+  let problem: string | undefined;
+  const walk = (v: unknown, where: string, depth: number): void => {
+    if (problem !== undefined) return;
+    if (depth > 64 || paths.length > MAX_PATHS) {
+      problem = "it is larger or deeper than plangate reads";
+      return;
+    }
+    if (Array.isArray(v)) v.forEach((x, k) => walk(x, `${where}[${k}]`, depth + 1));
+    else if (v !== null && typeof v === "object") {
+      const o = v as Record<string, unknown>;
+      if (typeof o.url === "string") {
+        const local = o.type === "path" ? o.url : localOf(o.url);
+        if (local === undefined) problem = `${where}.url names a file of another host`;
+        else if (local !== "" && (o.type === "path" || FILE_URL.test(o.url) || /^(?:\.\.?(?:[/\\]|$)|[/\\~]|[A-Za-z]:[/\\])/.test(local))) paths.push({ path: local, where: `${where}.url` });
+      }
+      for (const [k, x] of Object.entries(o)) walk(x, `${where}.${k}`, depth + 1);
+    }
+  };
+  walk(parsed, "", 0);
+  return problem !== undefined ? { problem } : { paths };
 }

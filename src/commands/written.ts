@@ -94,6 +94,8 @@ const MAX_CARRIED = 256 * 1024;
 const MAX_DISK_BASES = 16 * 1024 * 1024;
 /** How deep a written script that runs another written file is followed. */
 const MAX_DEPTH = 4;
+/** How deep requirements files that name each other (`-r other.txt`) are read. */
+const MAX_NESTED_REQUIREMENTS = 8;
 /** Most runs judged in one plan; past it, each further run of a written file is refused unread. */
 const MAX_JUDGED = 10_000;
 
@@ -1400,7 +1402,7 @@ class Judge {
    * reads a requirement's path from where it runs); a text read with a problem where it may name one is
    * refused as unreadable.
    */
-  #localPaths(kind: string, content: string, run: CommandRun, w: Written, out: Judged): void {
+  #localPaths(kind: string, content: string, run: CommandRun, w: Written, out: Judged, nested?: { seen: Set<string>; depth: number }): void {
     const read = manifestReader(kind)?.(content);
     if (read === undefined) return;
     const span = run.span ? { span: run.span } : {};
@@ -1412,12 +1414,38 @@ class Judge {
     // Found by its name (run.text is its path from the workspace, or `name (a link to target)`): from its folder, under each name; named on the line: from the command's folder.
     const link = / \(a link to (.*)\)$/s.exec(run.text);
     const names = link !== null ? [run.text.slice(0, link.index), link[1]!] : [run.text];
-    const folders = run.anywhere ? names.map((f) => (f.startsWith("/") ? f : `${ws}/${f}`).replace(/\/[^/]*$/, "") || "/") : [];
+    const folders = run.anywhere || nested !== undefined ? names.map((f) => (f.startsWith("/") ? f : `${ws}/${f}`).replace(/\/[^/]*$/, "") || "/") : [];
     for (const p of read.paths) {
       const via = `${names[0]}'s ${p.where}, which step ${w.step} writes`;
       for (const folder of folders) out.paths.push({ text: p.path, cwd: folder, program: run.program, via, ...span });
       // pip reads a requirement's path from the folder it runs in.
-      if ((kind === "requirements file" && !(run.cwd === "" && folders.every((f) => f === ws))) || folders.length === 0) out.paths.push({ text: p.path, cwd: run.cwd, program: run.program, via, ...span });
+      if (nested === undefined && ((kind === "requirements file" && !(run.cwd === "" && folders.every((f) => f === ws))) || folders.length === 0)) out.paths.push({ text: p.path, cwd: run.cwd, program: run.program, via, ...span });
+      // A requirements file another names (`-r other.txt`, `-c c.txt`), read from the naming file's folder: its text, when the plan writes it, is read as well.
+      if (kind === "requirements file" && /^(?:-r|--requirement|-c|--constraint) option$/.test(p.where)) this.#nestedRequirements(p.path, folders, run, out, nested ?? { seen: new Set(), depth: 0 });
+    }
+  }
+
+  /** A requirements file named inside another (see #localPaths), when the plan writes it: its paths, from its own folder. */
+  #nestedRequirements(path: string, folders: readonly string[], run: CommandRun, out: Judged, nested: { seen: Set<string>; depth: number }): void {
+    const ws = this.state.workspace;
+    for (const folder of folders) {
+      if (path.startsWith("~") || path.includes("\0")) continue;
+      const abs = resolvePosix(folder, path);
+      if (nested.seen.has(abs) || !abs.startsWith(`${ws}/`)) continue;
+      nested.seen.add(abs);
+      const w = this.state.get(abs);
+      if (w === undefined || w.gone) continue;
+      const file = relative(ws, abs);
+      if (nested.depth >= MAX_NESTED_REQUIREMENTS || nested.seen.size > MAX_NESTED_REQUIREMENTS * 8) {
+        out.findings.push(writtenFinding("unreadable", { program: run.program, file, writer: w.step, why: `requirements files name each other more than ${MAX_NESTED_REQUIREMENTS} deep, past which plangate does not read them` }, run.span));
+        continue;
+      }
+      const content = textOf(w);
+      if (content === undefined) {
+        out.findings.push(writtenFinding("unknown", { program: run.program, file, writer: w.step, how: w.how ?? "its text is not in the plan" }, run.span));
+        continue;
+      }
+      this.#localPaths("requirements file", content, { ...run, text: file }, w, out, { seen: nested.seen, depth: nested.depth + 1 });
     }
   }
 
