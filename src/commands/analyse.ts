@@ -3313,8 +3313,12 @@ function operandPaths(v: string): string[] {
 
 /** Most `=` of one word whose values are tried as paths. */
 const MAX_COMPOUND = 8;
-/** A package specifier's source after `name@` or alone: a local folder or archive (`file:`, `link:`, `portal:`, `git+file:`, `./x`, `../x`, `/x`, `~/x`). */
-const LOCAL_SPEC = /^(?:(?:link|portal):(.+)|((?:[A-Za-z][\w.-]*\+)?file:.+|\.\.?(?:[/\\].*)?|~(?:[/\\].*)?|[/\\].*))$/is;
+/**
+ * A package specifier's source after `name@` or alone: a local folder or archive (`file:`, `link:`,
+ * `portal:`, `git+file:`, `./x`, `../x`, `/x`, `~/x`), a script Yarn runs to make the package (`exec:./x.js`),
+ * or the patch file of Yarn's `patch:` (`patch:y@npm:1#../p.patch`).
+ */
+const LOCAL_SPEC = /^(?:(?:link|portal|exec):(.+)|patch:[^#]*#(?:~builtin<[^>]*>&?)*([^:&]+)(?:[:&].*)?|((?:[A-Za-z][\w.-]*\+)?file:.+|\.\.?(?:[/\\].*)?|~(?:[/\\].*)?|[/\\].*))$/is;
 
 /**
  * The paths hidden in compound words, besides the word and its option or `name=value` value: the value
@@ -3330,12 +3334,15 @@ function compoundPaths(values: string[]): string[] {
     if (x !== "" && !out.includes(x)) out.push(x);
   };
   const pathy = (x: string) => /^(?:[.\\/]|~(?:[/\\]|$))/.test(x) || /[/\\]/.test(x);
-  const spec = (x: string) => {
+  const spec = (x: string, depth = 0) => {
     const at = /^@?[^@]*?\s*@\s*(.+)$/s.exec(x);
     for (const s of at ? [x, at[1]!] : [x]) {
+      // Yarn's patch of a package from another source (`patch:y@file:../y#p.patch`, `y@file%3A../y`).
+      const patched = /^patch:([^#]+)#/is.exec(s);
+      if (patched !== null && depth < 2) spec(safeDecode(patched[1]!), depth + 1);
       const m = LOCAL_SPEC.exec(s);
-      if (m === null || (s === x && m[1] === undefined && !/^(?:[A-Za-z][\w.-]*\+)?file:/i.test(s))) continue;
-      add(m[1] ?? m[2]!);
+      if (m === null || (s === x && m[1] === undefined && m[2] === undefined && !/^(?:[A-Za-z][\w.-]*\+)?file:/i.test(s))) continue;
+      add(m[1] ?? m[2] ?? m[3]!);
     }
   };
   for (const v of values) {
@@ -3357,6 +3364,15 @@ function compoundPaths(values: string[]): string[] {
     }
   }
   return out;
+}
+
+/** The text with its percent escapes decoded, or as it is when they are not valid. */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 function globMatchesDotDot(segment: string): boolean {

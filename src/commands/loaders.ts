@@ -668,8 +668,8 @@ const REWRITES: Readonly<Record<string, readonly Rewrite[]>> = {
   pyenv: [{ words: ["local"], files: [".python-version"], when: (rest) => rest.some(namesPath) }],
   // Bundler writes the application's settings when run in one, unless told --global (`bundle config NAME VALUE`, the older form, too).
   bundle: [{ words: ["config"], files: [".bundle/config"], when: (rest, args) => !args.includes("--global") && (rest[0] === "set" || rest[0] === "unset" || rest[0] === undefined || (rest.length >= 2 && rest[0] !== "get")) }],
-  // Gradle runs a task by any prefix of its name (`gradle wra`); the wrapper task rewrites the wrapper and the distribution it downloads.
-  gradle: [{ words: [], label: ["wrapper"], files: ["gradle/wrapper/gradle-wrapper.properties", "gradle/wrapper/gradle-wrapper.jar", "gradlew", "gradlew.bat"], when: (rest) => rest.some((w) => w === undefined || (w.replace(/^:/, "") !== "" && "wrapper".startsWith(w.replace(/^:/, "")))) }],
+  // Gradle runs a task by any prefix of its name, in any case (`gradle wra`, `gradle W`); the wrapper task rewrites the wrapper and the distribution it downloads.
+  gradle: [{ words: [], label: ["wrapper"], files: ["gradle/wrapper/gradle-wrapper.properties", "gradle/wrapper/gradle-wrapper.jar", "gradlew", "gradlew.bat"], when: (rest) => rest.some((w) => w === undefined || (w.replace(/^:/, "") !== "" && "wrapper".startsWith(w.replace(/^:/, "").toLowerCase()))) }],
   // Maven's wrapper plugin, by any of its goal's spellings (`wrapper:wrapper`, `io.takari:maven:wrapper`, `org.apache.maven.plugins:maven-wrapper-plugin:3.3.2:wrapper`).
   mvn: [{ words: [], label: ["wrapper:wrapper"], files: [".mvn/wrapper/maven-wrapper.properties", ".mvn/wrapper/maven-wrapper.jar", ".mvn/wrapper/MavenWrapperDownloader.java", "mvnw", "mvnw.cmd"], when: (rest) => rest.some((w) => w === undefined || /wrapper/i.test(w)) }],
   // pre-commit's revisions of the hooks it fetches and runs; -c/--config: that file.
@@ -744,20 +744,37 @@ function npmSettings(program: "npm" | "pnpm"): readonly Rewrite[] {
 
 /** The project files an invocation rewrites without a word naming them (see REWRITES), with how, for messages. */
 export function rewritesFiles(name: string, args: readonly ShellWord[]): { files: readonly string[]; how: string } | undefined {
-  const key = Object.hasOwn(REWRITES, name) ? name : Object.hasOwn(ALIASES, name) ? ALIASES[name]! : undefined;
+  let key = Object.hasOwn(REWRITES, name) ? name : Object.hasOwn(ALIASES, name) ? ALIASES[name]! : undefined;
+  let shown = name;
+  // The same programs run as Python modules (`python -m pre_commit autoupdate`, `python3 -m virtualenv -p ./py`).
+  if (key === undefined && interpreterOf(name, args) === "python") {
+    const module = pythonModule(args);
+    const program = module?.name.replace(/_/g, "-");
+    if (program === undefined || !(Object.hasOwn(REWRITES, program) || Object.hasOwn(ALIASES, program))) return undefined;
+    key = Object.hasOwn(REWRITES, program) ? program : ALIASES[program]!;
+    shown = `${name} -m ${module!.name}`;
+    args = module!.rest;
+  }
   if (key === undefined) return undefined;
   const table = REWRITES[key]!;
   const values = args.map((w) => w.value);
   const end = values.indexOf("--");
   const all = end < 0 ? values : values.slice(0, end);
   // The subcommand's words (a run-time one may be any): options before them are the program's own.
-  const words = all.filter((v) => v === undefined || !v.startsWith("-"));
+  const words: Words = all.filter((v) => v === undefined || !v.startsWith("-"));
+  // A word right after an option spelt without `=` may be its value (`uv --directory sub venv`,
+  // `mise -C . tasks add`, `pre-commit --color never autoupdate`): the subcommand may start after it.
+  const mayBeValue = all.flatMap((v, k) => (v === undefined || !v.startsWith("-") ? [k > 0 && /^-[^=]+$/.test(all[k - 1] ?? "")] : []));
+  let starts = 1;
+  while (starts <= words.length && mayBeValue[starts - 1] === true) starts++;
   for (const entry of table) {
-    if (!entry.words.every((p, k) => k < words.length && (words[k] === undefined || words[k] === p))) continue;
-    const rest = words.slice(entry.words.length);
-    if (entry.when !== undefined && !entry.when(rest, all)) continue;
-    const files = typeof entry.files === "function" ? entry.files(rest, all) : entry.files;
-    return { files, how: `written by ${[name, ...(entry.label ?? entry.words)].join(" ")}, which rewrites it without a word of the line naming it` };
+    for (let at = 0; at < starts; at++) {
+      if (!entry.words.every((p, k) => at + k < words.length && (words[at + k] === undefined || words[at + k] === p))) continue;
+      const rest = words.slice(at + entry.words.length);
+      if (entry.when !== undefined && !entry.when(rest, all)) continue;
+      const files = typeof entry.files === "function" ? entry.files(rest, all) : entry.files;
+      return { files, how: `written by ${[shown, ...(entry.label ?? entry.words)].join(" ")}, which rewrites it without a word of the line naming it` };
+    }
   }
   return undefined;
 }

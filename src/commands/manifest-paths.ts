@@ -354,15 +354,25 @@ function readString(text: string, i: number): { value: string; multi: boolean; e
 /** package.json's sections whose values are package specifiers: a local one (`file:`, `link:`, `portal:`, a path) is a folder. */
 const SPEC_SECTIONS = ["dependencies", "devDependencies", "optionalDependencies", "peerDependencies", "bundleDependencies", "bundledDependencies", "overrides", "resolutions"];
 
-/** A package specifier's local source: `file:`, `link:`, `portal:`, `git+file:`, or a relative or absolute path (`../y`, `~/y`, `/y`). */
-function specPath(spec: string): string | undefined | "" {
-  const proto = /^(?:file|link|portal):/i.exec(spec);
+/**
+ * A package specifier's local source: `file:`, `link:`, `portal:`, `git+file:`, Yarn's `exec:` script and
+ * `patch:` file, or a relative or absolute path (`../y`, `~/y`, `/y`).
+ */
+function specPath(spec: string, depth = 0): string | undefined | "" {
+  // Yarn's patch: its patch file, or the local source it patches (`patch:y@file:../y#./p.patch`).
+  const patch = /^patch:([^#]*)#(?:~builtin<[^>]*>&?)*([^:&]*)/is.exec(spec);
+  if (patch !== null) {
+    const at = /^(?:@[^/@]+\/)?[^@]+@(.*)$/s.exec(patch[1]!.replace(/%3A/gi, ":").replace(/%40/gi, "@"));
+    const source = at === null || depth > 1 ? "" : specPath(at[1]!, depth + 1);
+    return source !== "" ? source : patch[2]!;
+  }
+  const proto = /^(?:file|link|portal|exec):/i.exec(spec);
   if (proto !== null) return FILE_URL.test(spec) && spec.slice(5).startsWith("//") ? fileUrlPath(spec) : spec.slice(proto[0].length);
   if (/^git\+file:/i.test(spec)) return fileUrlPath(spec);
   if (/^(?:\.\.?(?:[/\\]|$)|[/\\~]|[A-Za-z]:[/\\])/.test(spec)) return spec;
   // An alias to another package's spec (`npm:x@file:../y`).
   const alias = /^npm:(?:@[^/]+\/)?[^@]+@(.*)$/s.exec(spec);
-  if (alias !== null) return specPath(alias[1]!);
+  if (alias !== null) return specPath(alias[1]!, depth);
   return "";
 }
 
@@ -397,6 +407,16 @@ function packageJsonPaths(text: string): ManifestPaths {
   for (const s of SPEC_SECTIONS) if (Object.hasOwn(top, s) && s !== "bundleDependencies" && s !== "bundledDependencies") walk(top[s], s, 0);
   const pnpm = top.pnpm;
   if (pnpm !== null && typeof pnpm === "object" && !Array.isArray(pnpm) && Object.hasOwn(pnpm, "overrides")) walk((pnpm as Record<string, unknown>).overrides, "pnpm.overrides", 0);
+  // pnpm's patches, applied to the packages it installs: each value is the patch file's path.
+  const patched = pnpm !== null && typeof pnpm === "object" && !Array.isArray(pnpm) && Object.hasOwn(pnpm, "patchedDependencies") ? (pnpm as Record<string, unknown>).patchedDependencies : undefined;
+  if (patched !== undefined) {
+    if (patched === null || typeof patched !== "object" || Array.isArray(patched)) return { problem: "its pnpm.patchedDependencies is not an object" };
+    for (const [k, v] of Object.entries(patched)) {
+      if (typeof v !== "string") return { problem: "its pnpm.patchedDependencies are not paths" };
+      if (paths.length > MAX_PATHS) return { problem: "its dependency sections are larger or deeper than plangate reads" };
+      paths.push({ path: v, where: `pnpm.patchedDependencies."${k}"` });
+    }
+  }
   const ws = top.workspaces;
   const globs = Array.isArray(ws) ? ws : ws !== null && typeof ws === "object" ? (ws as Record<string, unknown>).packages : undefined;
   if (globs !== undefined) {

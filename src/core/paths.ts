@@ -254,7 +254,8 @@ const LOCAL_URL = /^(?:([A-Za-z][A-Za-z0-9.-]*\+)file:|(?:vscode|vscode-insiders
 
 /** LOCAL_URL's match, asked only of a text with `file` after its first character (every path reading is asked). */
 function localUrl(text: string): RegExpExecArray | null {
-  return text.indexOf("file") > 0 ? LOCAL_URL.exec(text) : null;
+  // In any case: `git+FILE:///x` is `git+file:///x`.
+  return /.file/i.test(text) ? LOCAL_URL.exec(text) : null;
 }
 
 /** A URL of a local database file (see databaseUrlPath). */

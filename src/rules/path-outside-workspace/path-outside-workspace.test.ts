@@ -700,6 +700,7 @@ ruleTester("path-outside-workspace", {
       "uv add 'x @ file:///ws/data'", "foo --config=key=data/x", "mvn -Dkey=a=data/x package",
       // Prose, URLs and remote paths are no local paths.
       "git commit -m 'set x = /usr/bin'", "curl 'https://example.com/?a=/b&c=../d'", "curl --url=https://example.com/?a=/b", "scp user@host:/etc/x data/", "npm i x@https://example.com/x.tgz",
+      "yarn add 'x@patch:y@npm%3A1.0.0#./.yarn/patches/y.patch::version=1.0.0&hash=abc'",
     ].map((command) => ({ name: `run_command ${command}`, code: plan({ command }, "run_command"), files })),
   ],
   invalid: (
@@ -722,6 +723,11 @@ ruleTester("path-outside-workspace", {
       ["deno add npm:x@file:/opt/y", "file:/opt/y", "/opt/y"],
       ["npm pkg set 'dependencies.x=link:../y'", "../y", "/y"],
       ["npm install git+file:///opt/repo", "git+file:///opt/repo", "/opt/repo"],
+      ["npm install git+FILE:///opt/repo", "git+FILE:///opt/repo", "/opt/repo"],
+      // Yarn: a script run to make the package, a patch file, the source a patch applies to.
+      ["yarn add x@exec:../gen.js", "../gen.js", "/gen.js"],
+      ["yarn add x@patch:y@npm:1.0.0#../p.patch", "../p.patch", "/p.patch"],
+      ["yarn add 'x@patch:y@file%3A../y#./p.patch'", "file:../y", "/y"],
       // uv: a PEP 508 direct reference.
       ["uv add 'x @ file:///opt/y'", "file:///opt/y", "/opt/y"],
       // Any option whose value is itself a setting.
