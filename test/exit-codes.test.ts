@@ -226,7 +226,12 @@ describe("exit codes and JSON error documents", () => {
     [`\uFEFF \n${EVENT}\n`, true, "PreToolUse"],
     [JSON.stringify({ hook_event_name: "PermissionRequest", tool_name: "Write", tool_input: {} }), true, "PermissionRequest"],
     [JSON.stringify({ hook_event_name: "Stop" }), true, undefined],
-    [JSON.stringify({ hook_event_name: "PreToolUse", tool_name: 7 }), true, undefined],
+    // A tool call's event blocks whatever its tool_name holds; another event only with a tool_name.
+    [JSON.stringify({ hook_event_name: "PreToolUse", tool_name: 7 }), true, "PreToolUse"],
+    [JSON.stringify({ hook_event_name: "PreToolUse", tool_name: null }), true, "PreToolUse"],
+    [JSON.stringify({ hook_event_name: "PostToolUse" }), true, "PostToolUse"],
+    [JSON.stringify({ hook_event_name: "Custom", tool_name: "Bash" }), true, "Custom"],
+    [JSON.stringify({ hook_event_name: 7, tool_name: "Bash" }), true, undefined],
     [JSON.stringify([{ hook_event_name: "PreToolUse", tool_name: "Bash" }]), true, undefined],
     [JSON.stringify(JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash" })), true, undefined],
     // Not whole JSON: cut by the size or time bound, or trailing text.
@@ -234,7 +239,10 @@ describe("exit codes and JSON error documents", () => {
     [`${EVENT} trailing`, true, "PreToolUse"],
     ['{"session_id": "s1", "transcript_path": "/t', false, ""],
     ['{"session_id": "s1", "transcript_path": "/t', true, undefined],
-    ['{"steps": [{"tool": "a"', false, undefined],
+    // An object cut at the bound cannot be told from an event whose keys come after the cut.
+    ['{"steps": [{"tool": "a"', false, ""],
+    ['{"steps": [{"tool": "a"', true, undefined],
+    ['{"hook_event_name": "PreToolUse", "tool_input": {"x": 1} trailing', true, "PreToolUse"],
   ])("toolHookEvent(%j, complete %s) is %j", (text, complete, expected) => {
     expect(toolHookEvent(new TextEncoder().encode(text), complete)).toBe(expected);
   });

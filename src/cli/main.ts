@@ -195,20 +195,29 @@ export function toolHookEvent(bytes: Uint8Array, complete = true): string | unde
     value = JSON.parse(text);
   } catch {
     const name = /"hook_event_name"\s*:\s*"([^"\\]*)/.exec(text);
-    if (name && /"tool_name"\s*:\s*"/.test(text)) return name[1] ?? "";
-    return !complete && /"(?:hook_event_name|tool_name|session_id)"\s*:/.test(text) ? "" : undefined;
+    if (name && (/"tool_name"\s*:/.test(text) || TOOL_CALL_EVENTS.has(name[1] ?? ""))) return name[1] ?? "";
+    // An object cut at the size or time bound may hold an event's keys past the cut: it cannot be told
+    // from one, so it counts as one (a script rarely pipes a megabyte of JSON into a command that ignores it).
+    return !complete ? "" : undefined;
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
   const event = value as { hook_event_name?: unknown; tool_name?: unknown };
-  return typeof event.hook_event_name === "string" && typeof event.tool_name === "string" ? event.hook_event_name : undefined;
+  if (typeof event.hook_event_name !== "string") return undefined;
+  // A tool call's event is one whatever its tool_name holds (missing, null: the hook itself would block it).
+  return event.tool_name !== undefined || TOOL_CALL_EVENTS.has(event.hook_event_name) ? event.hook_event_name : undefined;
 }
+
+/** The events of a tool call (Claude Code's), which a command put in the hook's place must never answer with exit 0. */
+const TOOL_CALL_EVENTS: ReadonlySet<string> = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest"]);
 
 /** The one-line block of a command run with a hook event on standard input: what to put in the hook's command instead. */
 export function strayHookBlock(argv: readonly string[], event: string): string {
   let shown = ["plangate", ...argv].join(" ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
   if (shown.length > 100) shown = `${shown.slice(0, 97)}...`;
   const name = /^[A-Za-z]{1,40}$/.test(event) ? `${event} ` : "";
-  return `blocked: standard input is a host's ${name}hook event for a tool call, but \`${shown}\` is not the guard hook and decides nothing (exit 0 would let the call run): set the hook's command to \`plangate guard\`, with only the hook's options (--output, --state-dir, --store, --policy, --host, --timeout) [guard-failure]`;
+  // "": a JSON object cut at the bound on what is read, which may be an event whose keys come after the cut.
+  const what = event === "" ? "a JSON object too large (or too slow) to tell from a host's hook event for a tool call" : `a host's ${name}hook event for a tool call`;
+  return `blocked: standard input is ${what}, but \`${shown}\` is not the guard hook and decides nothing (exit 0 would let the call run): set the hook's command to \`plangate guard\`, with only the hook's options (--output, --state-dir, --store, --policy, --host, --timeout) [guard-failure]`;
 }
 
 /**
