@@ -273,7 +273,11 @@ const MAX_NESTING = 8;
  * trusted configuration folders, and the settings files and programs of tools whose options of that kind
  * are read on the line: Mercurial's configuration files, editor and merge tool (HGRCPATH, HGEDITOR,
  * HGMERGE), Subversion's editor and tunnel (SVN_EDITOR, SVN_SSH), wget's and curl's option files (WGETRC,
- * CURL_HOME), Ansible's and Salt's configuration (ANSIBLE_CONFIG, SALT_CONFIG_DIR, SALT_MINION_CONFIG). A build's own files at their usual place (Gemfile, .bundle/config,
+ * CURL_HOME), Ansible's and Salt's configuration (ANSIBLE_CONFIG, SALT_CONFIG_DIR, SALT_MINION_CONFIG), and the
+ * container engines' settings that name programs: docker's configuration folder (DOCKER_CONFIG: credential
+ * helpers, CLI plugins), an ssh:// DOCKER_HOST (docker runs ssh), podman's containers.conf, storage.conf
+ * (`mount_program`), registries.conf and auth file (credential helpers), nerdctl's configuration and CNI
+ * plugins (NERDCTL_TOML, CNI_PATH, NETCONFPATH). A build's own files at their usual place (Gemfile, .bundle/config,
  * .npmrc, .yarnrc.yml, pyproject.toml, .cargo/config.toml) are the project's, read as its Makefile is;
  * a setting naming another one is not, and its value is no path plangate checks.
  */
@@ -292,6 +296,7 @@ const REWIRING_VARIABLES = new RegExp(
       "MAVEN_OPTS|GRADLE_OPTS|JAVA_OPTS|SBT_OPTS|ANT_OPTS|GRADLE_USER_HOME|MAKEFLAGS|GNUMAKEFLAGS|MFLAGS",
       "RUSTFLAGS|RUSTDOCFLAGS|CARGO_ENCODED_RUST(?:DOC)?FLAGS|CARGO_BUILD_RUST(?:DOC)?FLAGS|CARGO_BUILD_RUSTDOC|CARGO_TARGET_[A-Z0-9_]+_RUST(?:DOC)?FLAGS|CARGO_HOME|CARGO_ALIAS_[A-Z0-9_]+|CARGO_(?:REGISTRY|REGISTRIES_[A-Z0-9_]+)_CREDENTIAL_PROVIDER|CARGO_CREDENTIAL_PROVIDER|CARGO_PATCH_[A-Z0-9_]+|CARGO_SOURCE_[A-Z0-9_]+|RUSTUP_TOOLCHAIN|GOENV",
       "HGRCPATH|HGEDITOR|HGMERGE|SVN_EDITOR|SVN_SSH|WGETRC|CURL_HOME|ANSIBLE_CONFIG|SALT_CONFIG_DIR|SALT_MINION_CONFIG|SALT_MASTER_CONFIG",
+      "DOCKER_CONFIG|DOCKER_HOST|CONTAINERS_CONF|CONTAINERS_CONF_OVERRIDE|CONTAINERS_STORAGE_CONF|CONTAINERS_REGISTRIES_CONF|REGISTRIES_CONFIG_PATH|REGISTRY_AUTH_FILE|NERDCTL_TOML|CNI_PATH|NETCONFPATH",
       "LUA_INIT(?:_5_[0-9])?|LUA_C?PATH(?:_5_[0-9])?|PHPRC|PHP_INI_SCAN_DIR|R_PROFILE(?:_USER)?|R_ENVIRON(?:_USER)?|ERL_[AZ]?FLAGS|DOTNET_STARTUP_HOOKS|CORECLR_PROFILER_PATH(?:_[A-Z0-9]+)?|OPENSSL_CONF|OPENSSL_ENGINES|OPENSSL_MODULES",
     ].join("|") +
     ")$",
@@ -336,6 +341,8 @@ const YARN_LIST = /^yarn_+(?:yarn_+path|rc_+filename|plugins|inject_+environment
 const QUIET_VALUES: readonly (readonly [RegExp, (value: string) => boolean])[] = [
   [/^(?:UV_PYTHON|PIPENV_PYTHON|PDM_PYTHON|HATCH_PYTHON|PIPX_DEFAULT_PYTHON)$/, (v) => PYTHON_VERSION.test(v)],
   [/^RUSTUP_TOOLCHAIN$/, (v) => /^[A-Za-z0-9][\w.-]*$/.test(v)],
+  // A daemon's socket or TCP address: no program (an ssh:// host runs ssh).
+  [/^DOCKER_HOST$/, (v) => /^(?:unix|tcp|npipe|fd):/i.test(v)],
   // npm's prefix holds its global folders and global configuration, as `--prefix` on the line names them: a path checked as one (LOCATION_VARIABLES).
   [/^npm_config_prefix$/i, () => true],
   [/^PYTHONWARNINGS$/, (v) => !/[.]/.test(v.split(",").map((f) => f.split(":")[2] ?? "").join(""))],

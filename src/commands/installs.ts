@@ -967,7 +967,7 @@ const SUBCOMMAND_MANAGERS: Readonly<Record<string, SubcommandManager>> = {
   // Python's tool installers besides pipx and uv tool: rye's and pixi's global tools, on the user's PATH.
   rye: writesOnly("rye", "rye's home (~/.rye, whose shims and tools are on the user's PATH)", ["install", "uninstall"], { readsWith: { tools: ["list", "ls"], toolchain: ["list", "ls"], self: ["completion"] }, fix: "add the tool to the project (rye add --dev), or set RYE_HOME=./.rye on the command", rootVariable: "RYE_HOME" }),
   pixi: writesOnly("pixi", "pixi's global environments (~/.pixi, whose bin folder is on the user's PATH)", ["self-update"], { readsWith: { global: ["list", "ls", "tree", "help"] }, fix: "add the tool to the project (pixi add), or run it with pixi exec", rootVariable: "PIXI_HOME" }),
-  docker: writesOnly("docker", "docker's settings (~/.docker, DOCKER_CONFIG): credentials, contexts and CLI plugins, or the daemon's plugins", ["login", "logout"], { readsWith: { context: ["ls", "list", "inspect", "show"], plugin: ["ls", "list", "inspect"] }, fix: "have the user change docker's settings, or set DOCKER_CONFIG to a folder of the workspace on the command", rootVariable: "DOCKER_CONFIG", rootOption: "--config" }),
+  docker: writesOnly("docker", "docker's settings (~/.docker, DOCKER_CONFIG): credentials, contexts and CLI plugins, or the daemon's plugins", ["login", "logout"], { readsWith: { context: ["ls", "list", "inspect", "show"], plugin: ["ls", "list", "inspect"] }, fix: "have the user change docker's settings", rootVariable: "DOCKER_CONFIG", rootOption: "--config" }),
 };
 
 function subcommandManager(name: string, args: ShellWord[], run: InstallRun): OutsideWrite | undefined {

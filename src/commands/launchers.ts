@@ -1155,9 +1155,9 @@ export function perfInner(args: ShellWord[]): Inner {
  * call with arguments does), and those that do under a group (`docker image build`).
  */
 const ELSEWHERE: Readonly<Record<string, { subs?: readonly string[]; groups?: Readonly<Record<string, readonly string[]>>; id: "container" | "later" | "commandList" }>> = {
-  docker: { subs: ["run", "exec", "create", "container", "compose", "buildx", "build"], groups: { image: ["build"], builder: ["build"], stack: ["deploy", "up"], service: ["create", "update"] }, id: "container" },
-  podman: { subs: ["run", "exec", "create", "container", "compose", "build", "play", "kube"], groups: { image: ["build"], farm: ["build"], machine: ["ssh"] }, id: "container" },
-  nerdctl: { subs: ["run", "exec", "create", "container", "compose", "build"], groups: { image: ["build"], builder: ["build"] }, id: "container" },
+  docker: { subs: ["run", "exec", "create", "start", "restart", "unpause", "attach", "container", "compose", "buildx", "build", "debug"], groups: { image: ["build"], builder: ["build"], stack: ["deploy", "up"], service: ["create", "update"], plugin: ["install", "enable", "upgrade"] }, id: "container" },
+  podman: { subs: ["run", "exec", "create", "start", "restart", "unpause", "attach", "container", "compose", "build", "buildx", "play", "kube", "unshare", "auto-update", "runlabel", "quadlet"], groups: { image: ["build"], farm: ["build"], machine: ["ssh"], pod: ["create", "clone", "start", "restart", "unpause"], healthcheck: ["run"] }, id: "container" },
+  nerdctl: { subs: ["run", "exec", "create", "start", "restart", "unpause", "attach", "container", "compose", "build", "internal"], groups: { image: ["build"], builder: ["build"] }, id: "container" },
   "docker-compose": { id: "container" },
   "podman-compose": { id: "container" },
   "systemd-nspawn": { id: "container" },
@@ -1184,22 +1184,73 @@ export const runsElsewhere = (program: string): boolean => Object.hasOwn(ELSEWHE
 /**
  * The options a container engine reads before its subcommand that take a value (`docker -H host run`,
  * `docker --context=x compose up`) and those that take none. After one it does not know, any later word
- * may be the subcommand.
+ * may be the subcommand. `reads`: the subcommands that start no container and run no program of the
+ * plan's choosing (listing, pulling, stopping, removing, and the groups ELSEWHERE reads further); any other
+ * one, a CLI plugin's among them (`docker debug`, `docker scout`), is refused.
  */
-const ENGINE_OPTIONS: Readonly<Record<string, { valued: ReadonlySet<string>; flags: ReadonlySet<string> }>> = {
+const ENGINE_OPTIONS: Readonly<Record<string, { valued: ReadonlySet<string>; flags: ReadonlySet<string>; reads: ReadonlySet<string> }>> = {
   docker: {
-    valued: new Set(["-c", "--context", "-H", "--host", "-l", "--log-level", "--config", "--tlscacert", "--tlscert", "--tlskey"]),
+    valued: new Set(["-c", "--context", "-H", "--host", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"]),
     flags: new Set(["-D", "--debug", "--tls", "--tlsverify", "-h", "--help", "-v", "--version"]),
+    reads: new Set(["ps", "images", "image", "pull", "push", "logs", "inspect", "login", "logout", "tag", "rmi", "rm", "stop", "kill", "pause", "version", "info", "search", "history", "port", "top", "stats", "events", "diff", "export", "import", "save", "load", "wait", "rename", "update", "cp", "commit", "help", "network", "volume", "system", "context", "builder", "stack", "service", "swarm", "node", "secret", "config", "trust", "manifest", "plugin", "completion"]),
   },
   podman: {
-    valued: new Set(["-c", "--connection", "--url", "--identity", "--log-level", "--root", "--runroot", "--storage-driver", "--storage-opt", "--tmpdir", "--events-backend", "--cgroup-manager", "--imagestore", "--volumepath", "--out", "--ssh"]),
+    valued: new Set(["-c", "--connection", "--url", "--identity", "--log-level", "--root", "--runroot", "--storage-driver", "--storage-opt", "--tmpdir", "--events-backend", "--cgroup-manager", "--imagestore", "--volumepath", "--out", "--ssh", "--db-backend", "--network-backend"]),
     flags: new Set(["-r", "--remote", "--syslog", "--noout", "--transient-store", "-h", "--help", "-v", "--version"]),
+    reads: new Set(["ps", "images", "image", "pull", "push", "logs", "inspect", "login", "logout", "tag", "untag", "rmi", "rm", "stop", "kill", "pause", "version", "info", "search", "history", "port", "top", "stats", "events", "diff", "export", "import", "save", "load", "wait", "rename", "update", "cp", "commit", "help", "network", "volume", "system", "pod", "machine", "farm", "secret", "manifest", "generate", "healthcheck", "mount", "unmount", "umount", "init", "completion", "artifact"]),
   },
   nerdctl: {
-    valued: new Set(["-a", "-H", "--address", "--host", "-n", "--namespace", "--snapshotter", "--storage-driver", "--cgroup-manager", "--data-root", "--cni-path", "--cni-netconfpath", "--hosts-dir", "--host-gateway-ip", "--bridge-ip"]),
+    valued: new Set(["-a", "-H", "--address", "--host", "-n", "--namespace", "--snapshotter", "--storage-driver", "--cgroup-manager", "--data-root", "--hosts-dir", "--host-gateway-ip", "--bridge-ip"]),
     flags: new Set(["--debug", "--debug-full", "--insecure-registry", "--experimental", "-h", "--help", "-v", "--version"]),
+    reads: new Set(["ps", "images", "image", "pull", "push", "logs", "inspect", "login", "logout", "tag", "rmi", "rm", "stop", "kill", "pause", "version", "info", "history", "port", "top", "stats", "events", "diff", "export", "import", "save", "load", "wait", "rename", "update", "cp", "commit", "help", "network", "volume", "system", "namespace", "builder", "completion", "apparmor"]),
   },
 };
+
+/**
+ * The engines' options that name a program they run (an OCI runtime, conmon, a network helper, CNI
+ * plugins, podman's `--ssh native`, which runs ssh; `--runtime-flag` passes the runtime options) or a file
+ * or folder of settings that name one (docker's configuration folder, whose credential helpers and CLI
+ * plugins it runs; podman's containers.conf modules, OCI hooks, CDI specifications, network
+ * configurations, registries.conf and auth files with credential helpers). podman and nerdctl read them
+ * after the subcommand too (`podman ps --runtime ./x`).
+ */
+const ENGINE_PROGRAM_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
+  docker: new Set(),
+  podman: new Set(["--runtime", "--runtime-flag", "--conmon", "--network-cmd-path"]),
+  nerdctl: new Set(["--cni-path"]),
+};
+const ENGINE_SETTINGS_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
+  docker: new Set(["--config"]),
+  podman: new Set(["--config", "--module", "--hooks-dir", "--cdi-spec-dir", "--network-config-dir", "--registries-conf", "--registries-conf-dir", "--authfile"]),
+  nerdctl: new Set(["--cni-netconfpath", "--cdi-spec-dirs"]),
+};
+
+/**
+ * The refusal for an engine's option that names a program or a file of settings that names one
+ * (ENGINE_PROGRAM_OPTIONS, ENGINE_SETTINGS_OPTIONS; a storage option setting `mount_program`, podman's
+ * `--ssh` other than `golang`, and docker's ssh:// host, which runs ssh) among `words` (before the
+ * subcommand for docker, any of them for podman and nerdctl), or undefined.
+ */
+function engineProgramOption(program: string, words: readonly (string | undefined)[], before: number): Inner | undefined {
+  const programs = ENGINE_PROGRAM_OPTIONS[program]!;
+  const settings = ENGINE_SETTINGS_OPTIONS[program]!;
+  const end = program === "docker" ? before : words.length;
+  for (let i = 0; i < end; i++) {
+    const v = words[i];
+    if (v === undefined || !v.startsWith("-")) continue;
+    if (v === "--") break;
+    const name = v.startsWith("--") ? v.replace(/=.*$/s, "") : v;
+    const value = name !== v ? v.slice(name.length + 1) : /^-[A-Za-z]./s.test(v) ? v.slice(2) : words[i + 1];
+    if (settings.has(name)) return unknown({ id: "configurationFile", data: { option: name } });
+    if (programs.has(name)) return unknown({ id: "namesProgram", data: { option: name } });
+    if (program === "podman" && name === "--storage-opt" && (value === undefined || /mount_program/i.test(value))) return unknown({ id: "namesProgram", data: { option: `${name} ${value ?? ""}`.trim() } });
+    if (program === "podman" && name === "--ssh" && value !== "golang") return unknown({ id: "namesProgram", data: { option: `${name} ${value ?? ""}`.trim() } });
+    const short = v.slice(0, 2);
+    if (program === "docker" && (name === "-H" || name === "--host" || short === "-H") && (value === undefined || !/^(?:unix|tcp|npipe|fd):/i.test(value)))
+      return unknown({ id: "namesProgram", data: { option: `${name.startsWith("--") ? name : "-H"} ${value ?? ""}`.trim() } });
+  }
+  return undefined;
+}
 
 /**
  * Where the subcommand of a container engine stands among its words, past the options it reads before
@@ -1270,6 +1321,8 @@ export function elsewhereInner(program: string, args: ShellWord[]): Inner {
   if (Object.hasOwn(ENGINE_OPTIONS, program)) {
     const launches = (v: string | undefined) => v === undefined || spec.subs!.includes(v) || Object.values(spec.groups ?? {}).some((l) => l.includes(v));
     const at = engineSubAt(program, words);
+    const rewired = engineProgramOption(program, words, at ?? words.length);
+    if (rewired !== undefined) return rewired;
     if (at === undefined) {
       // After an option plangate does not know: any later word may be the subcommand.
       const j = words.findIndex((v, k) => k > 0 && launches(v));
@@ -1283,7 +1336,8 @@ export function elsewhereInner(program: string, args: ShellWord[]): Inner {
       const next = args.slice(at + 1).find((w) => w.value === undefined || !w.value.startsWith("-"));
       return next !== undefined && (next.value === undefined || group.includes(next.value)) ? unknown({ id: spec.id, data: { command: `${sub} ${next.source}` } }) : { kind: "none" };
     }
-    return sub !== undefined && !spec.subs!.includes(sub) ? { kind: "none" } : unknown({ id: spec.id, data: { command: sub ?? args[at]!.source } });
+    // A subcommand that starts no container; any other (`start`, a plugin's, one plangate does not know) may.
+    return sub !== undefined && ENGINE_OPTIONS[program]!.reads.has(sub) ? { kind: "none" } : unknown({ id: spec.id, data: { command: sub ?? args[at]!.source } });
   }
   if (spec.subs !== undefined) {
     const sub = words.find((v) => v === undefined || !v.startsWith("-"));

@@ -414,6 +414,7 @@ export type WrapperReason =
   | { id: "projectElsewhere"; data: { option: string } }
   | { id: "argumentFile"; data: { source: string } }
   | { id: "configurationFile"; data: { option: string } }
+  | { id: "namesProgram"; data: { option: string } }
   | { id: "codeAsText"; data: { option: string } }
   | { id: "commandText"; data: { command: string } }
   | { id: "typesKeys"; data: { command: string } }

@@ -79,6 +79,7 @@ export const wrapperReasons: Readonly<Record<WrapperReasonId, string>> = {
   unknownFolder: "option {{option}} without a folder, which runs the program in the target process's folder, which plangate does not know",
   argumentFile: "argument {{source}}, which reads more arguments from a file plangate does not read (put -- before the command, or write the arguments out)",
   configurationFile: "option {{option}}, which loads a configuration file plangate does not read, whose settings may name commands it runs",
+  namesProgram: "option {{option}}, which names a program it runs (a container runtime, a monitor, a network helper, ssh), which plangate does not check (drop the option, or leave the command to the user)",
   codeAsText: "option {{option}}, whose text is code in a language plangate does not read, which may run any program",
   commandText: "command {{command}}, which runs commands it is given as text, in a language plangate does not follow",
   typesKeys: "command {{command}}, which types keys into the program running in a window (a shell there runs them as commands), which plangate cannot follow",
