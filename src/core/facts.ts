@@ -7,7 +7,7 @@ import { isFileUrl, isFolderName, isPathName, isRemoteUrl, MAX_ARGUMENT_DEPTH, m
 import type { ToolRegistry } from "./tools.js";
 import { CONTENT_ARGUMENTS } from "./walk.js";
 import { mayBePatch, patchPaths } from "./patch-paths.js";
-import { fileTextArgument, isFileTextName, schemaDefaultWrite, schemaReadArguments, schemaWriteTargets, writeArgument, writerReason, type WriterReason } from "./writers.js";
+import { fileTextArgument, isFileTextName, LINE_BREAK, schemaDefaultWrite, schemaReadArguments, schemaWriteTargets, writeArgument, writerReason, type WriterReason } from "./writers.js";
 import { PlanWork, readingUnits } from "./work.js";
 
 /*
@@ -421,7 +421,7 @@ export class StepFacts {
         const reader = byTool === undefined;
         // A file's text beside a path (`{path: "run.sh", body: "..."}`, `data` of several lines) is written
         // there, whatever the tool claims of reading.
-        const text = argument === undefined && saved === undefined && this.#besidePath() ? fileTextArgument(this.step.args, schemaReadArguments(schema)) : undefined;
+        const text = argument === undefined && saved === undefined && this.#besidePath() ? fileTextArgument(this.step.args, schemaReadArguments(schema), false, this.#notAPath()) : undefined;
         if (argument !== undefined) reason = byDefault?.value !== undefined ? { kind: "argument", argument, reader, value: byDefault.value } : { kind: "argument", argument, reader };
         else if (saved !== undefined) reason = { kind: "download", argument: saved, reader };
         else if (text !== undefined) reason = { kind: "text", argument: text, reader };
@@ -432,14 +432,31 @@ export class StepFacts {
     return reason;
   }
 
-  /** Does the step name a path (not one read from a patch, nor a file's text under a name like `source`)? */
+  /**
+   * Does the step name a path (not one read from a patch, nor a file's text of several lines under a name
+   * like `source`)? A path under such a name counts (`{source: ".env", data: "A=1\nB=2"}`).
+   */
   #besidePath(): boolean {
     const paths = this.pathArgs;
     for (let i = 0; i < paths.length; i++) {
       const p = paths[i]!;
-      if (!p.fromPatch && p.value.trim() !== "" && !isFileTextName(p.name) && !isRemoteUrl(p.value.trim())) return true;
+      if (!p.fromPatch && p.value.trim() !== "" && !(isFileTextName(p.name) && LINE_BREAK.test(p.value)) && !isRemoteUrl(p.value.trim())) return true;
     }
     return false;
+  }
+
+  /**
+   * Whether a text under a name of file text is other than one of the step's paths (a path is one line:
+   * `source: ".env"` is where `data` is written, not what is written).
+   */
+  #notAPath(): (name: string, text: string) => boolean {
+    const paths = new Set(this.pathArgs.map((p) => `${p.name}\0${p.value}`));
+    return (name, text) => LINE_BREAK.test(text) || !paths.has(`${name}\0${text}`);
+  }
+
+  /** The notAPath predicate, for rules. */
+  notAPath(): (name: string, text: string) => boolean {
+    return this.#notAPath();
   }
 
   /** The name of a path argument beside a web URL (a download's target), or undefined. */

@@ -340,7 +340,9 @@ describe("registry schemas that say a tool writes", () => {
     expect(schemaDefaultWrite({ properties: { mode: { enum: ["r", "w"] } } }, {})).toBeUndefined();
     const nested = { properties: { opts: { type: "object", properties: { overwrite: { default: true } } } } };
     expect(schemaDefaultWrite(nested, { opts: {} })?.argument).toBe("opts.overwrite");
-    expect(schemaDefaultWrite(nested, {})).toBeUndefined();
+    // An object argument left out is filled with its own arguments' defaults too.
+    expect(schemaDefaultWrite(nested, {})?.argument).toBe("opts.overwrite");
+    expect(schemaDefaultWrite({ properties: { mode: { anyOf: [{ const: "w" }] } } }, {})?.argument).toBe("mode");
     expect(schemaDefaultWrite({ properties: { output: { default: ".git/x" } } }, {})).toEqual({ argument: "output", value: ".git/x" });
     // A $ref to itself ends; a schema past the bound counts as one that writes.
     const loop: Record<string, unknown> = { properties: { a: { $ref: "#" } } };

@@ -220,7 +220,7 @@ function nameKind(name: string): number {
       (MODE_NAMES.has(bare) ? MODE : 0) |
       (OPERATION_NAMES.has(bare) ? OPERATION : 0) |
       (isWriteSwitch(name, bare) ? SWITCH : 0) |
-      (FILE_TEXT.has(bare) ? FILE_ALWAYS : 0) |
+      (FILE_TEXT.has(bare) || isEncodedText(name) ? FILE_ALWAYS : 0) |
       (FILE_LINES.has(bare) ? FILE_LINE_LIST : 0) |
       (FILE_TEXT_MULTILINE.has(bare) ? FILE_MULTILINE : 0);
     if (kindMemo.size < 4096) kindMemo.set(name, kind);
@@ -279,8 +279,11 @@ function alike(root: unknown, node: unknown, out: Record<string, unknown>[], see
   if (alternative) alternatives.add(n);
   if (typeof n.$ref === "string") alike(root, localRef(root, n.$ref), out, seen, budget, alternatives, alternative);
   if (Array.isArray(n.allOf)) for (const sub of n.allOf as unknown[]) alike(root, sub, out, seen, budget, alternatives, alternative);
+  // One alternative alone is no choice: it applies as allOf's members do.
   for (const key of ["anyOf", "oneOf"])
-    if (Array.isArray(n[key])) for (const sub of n[key] as unknown[]) alike(root, sub, out, seen, budget, alternatives, true);
+    if (Array.isArray(n[key])) for (const sub of n[key] as unknown[]) alike(root, sub, out, seen, budget, alternatives, alternative || (n[key] as unknown[]).length > 1);
+  // A conditional's branches may apply too (their defaults count; their `const` is no default).
+  for (const key of ["then", "else"]) alike(root, n[key], out, seen, budget, alternatives, true);
 }
 
 /** What a tool's input schema says of each argument, found through $ref, allOf, anyOf and oneOf (see alike). */
@@ -350,6 +353,12 @@ function defaultsOf(list: readonly Record<string, unknown>[], alternatives: Read
   return out;
 }
 
+/** The first object among an argument's defaults (what it is filled from), or an empty one. */
+function objectIn(defaults: readonly unknown[]): Record<string, unknown> {
+  const o = defaults.find((d) => d !== null && typeof d === "object" && !Array.isArray(d));
+  return (o as Record<string, unknown> | undefined) ?? {};
+}
+
 /** Bound on the defaults schemaDefaults lists for one step. */
 const MAX_DEFAULTS = 256;
 
@@ -374,7 +383,12 @@ export function schemaDefaults(schema: unknown, given: unknown): { argument: str
         }
         continue;
       }
-      for (const d of defaultsOf(list, args.alternatives)) out.push({ argument: `${prefix}${name}`, name, value: d });
+      const found = defaultsOf(list, args.alternatives);
+      for (const d of found) out.push({ argument: `${prefix}${name}`, name, value: d });
+      // An object argument left out is filled with its own arguments' defaults (a nested model's defaults):
+      // those its default object gives are counted above.
+      const inner = depth < 8 ? nestedArguments(args, name) : null;
+      if (inner !== null) walk(inner, objectIn(found), `${prefix}${name}.`, depth + 1);
     }
   };
   walk(top, given !== null && typeof given === "object" && !Array.isArray(given) ? (given as Record<string, unknown>) : {}, "", 0);
@@ -405,7 +419,12 @@ export function schemaDefaultWrite(schema: unknown, given: unknown): { argument:
         }
         continue;
       }
-      for (const d of defaultsOf(list, args.alternatives)) if (writeArgument({ [name]: d }, { targets: depth === 0 ? targets : undefined }) !== undefined) return { argument: `${prefix}${name}`, value: d };
+      const found = defaultsOf(list, args.alternatives);
+      for (const d of found) if (writeArgument({ [name]: d }, { targets: depth === 0 ? targets : undefined }) !== undefined) return { argument: `${prefix}${name}`, value: d };
+      // An object argument left out is filled with its own arguments' defaults, as one given empty is.
+      const inner = depth < 8 ? nestedArguments(args, name) : null;
+      const hit = inner === null ? undefined : walk(inner, objectIn(found), `${prefix}${name}.`, depth + 1);
+      if (hit !== undefined) return hit;
     }
     return undefined;
   };
@@ -461,6 +480,14 @@ const READ_DESCRIPTION = [
   /\bsearch\s+(?:text|term|terms|string|query|pattern|phrase|keywords?)\b/i,
 ];
 
+/**
+ * Words of a description that say the argument is changed too, however worded ("Input file to read and
+ * then overwrite", "File to read. Output is written here too", "path of the file to check (will be
+ * replaced)"): a description with any of them is no reading one.
+ */
+const CHANGE_WORDS =
+  /\b(?:writ(?:e|es|ten|ing)|wrote|overwrit\w*|re-?writ\w*|sav(?:e|es|ed|ing)|stor(?:e|es|ed|ing)|replac\w*|modif\w*|updat\w*|edit\w*|chang\w*|creat\w*|append\w*|truncat\w*|delet\w*|remov\w*|insert\w*|patch\w*|fix\w*|format\w*|mov(?:e|es|ed|ing)|renam\w*|copy|copie[sd]|export\w*|dump\w*|emit\w*|generat\w*|output\w*|result\w*|destination|target|in[\s-]+place|back\s+up|backup)\b/i;
+
 const readMemo = new WeakMap<object, ReadonlySet<string>>();
 
 /**
@@ -478,7 +505,11 @@ export function schemaReadArguments(schema: unknown): ReadonlySet<string> {
     const out = new Set<string>();
     for (const [name, list] of args.properties) {
       if (writes.has(name)) continue;
-      if (list.some((s) => [s.description, s.title].some((t) => typeof t === "string" && t.length <= 4096 && READ_DESCRIPTION.some((re) => re.test(t))))) out.add(name);
+      // Every description and title of the argument counts: one that says it is changed, or that is too
+      // long to read through, makes it no reading argument, whatever another says.
+      const texts = list.flatMap((s) => [s.description, s.title]).filter((t): t is string => typeof t === "string");
+      if (texts.some((t) => t.length > 4096 || CHANGE_WORDS.test(foldLetters(t)))) continue;
+      if (texts.some((t) => READ_DESCRIPTION.some((re) => re.test(foldLetters(t))))) out.add(name);
     }
     readMemo.set(schema, (found = out.size === 0 ? NO_TARGETS : out));
   }
@@ -491,7 +522,22 @@ export function schemaReadArguments(schema: unknown): ReadonlySet<string> {
  * there, whatever it claims of reading. A list of lines counts under them too, but not line numbers
  * (`lines: "1-20"`, `lines: [1, 20]`: what a reader shows).
  */
-const FILE_TEXT = new Set(["body", "sourcecode", "filecontent", "filecontents", "filedata", "filebody", "textcontent", "rawtext", "filestring"]);
+const FILE_TEXT = new Set([
+  "body", "sourcecode", "filecontent", "filecontents", "filedata", "filebody", "textcontent", "rawtext", "filestring", "payload", "snippet", "template",
+  "blob", "rawcontent", "rawcontents", "rawdata", "filetemplate", "filesnippet", "filepayload", "fileblob",
+]);
+/**
+ * Words of a name that say its text is encoded (`contents_b64`, `data_base64`, `fileHex`, `body_encoded`): with
+ * a word of a file's text, or alone (`base64`, `b64`), such a name holds a file's text.
+ */
+const ENCODED_WORDS = new Set(["b64", "base64", "base64url", "hex", "encoded", "bytes"]);
+const TEXT_WORDS = new Set(["content", "contents", "data", "text", "body", "file", "source", "code", "blob", "payload", "raw", "bytes", "lines"]);
+/** Is a name an encoded file text's (`contents_b64`, `dataBase64`, `base64`)? */
+function isEncodedText(name: string): boolean {
+  const words = nameWords(name);
+  if (!words.some((w) => ENCODED_WORDS.has(w) && w !== "bytes") && !(words.includes("bytes") && words.length > 1)) return false;
+  return words.length === 1 || words.some((w) => TEXT_WORDS.has(w));
+}
 /** Names of a file's lines: a list of texts (not line numbers) under them is a file's text, and so is a text of several lines. */
 const FILE_LINES = new Set(["lines", "filelines", "newlines", "textlines"]);
 /**
@@ -499,10 +545,13 @@ const FILE_LINES = new Set(["lines", "filelines", "newlines", "textlines"]);
  * `data` a value to check, `code` an error code, `source` a file read): their text counts as a file's only
  * when it holds a line break, as file text does and a search term does not.
  */
-const FILE_TEXT_MULTILINE = new Set(["text", "data", "code", "source", "sourcetext"]);
+const FILE_TEXT_MULTILINE = new Set([
+  "text", "data", "code", "source", "sourcetext", "value", "message", "string", "str", "src", "raw", "json", "yaml", "yml", "toml", "xml", "ini",
+  "markdown", "md", "html", "script", "document", "doc",
+]);
 /** Line numbers or ranges (`12`, `1-20`, `10:`, `5,9`), what a reader's `lines` argument shows. */
 const LINE_NUMBERS = /^\s*\d*\s*(?:[-:,.]+\s*\d*\s*)*$/;
-const LINE_BREAK = /[\n\r\u0085\u2028\u2029]/;
+export const LINE_BREAK = /[\n\r\u0085\u2028\u2029]/;
 
 /** Is an argument name one of a file's text (FILE_TEXT or FILE_TEXT_MULTILINE)? */
 export function isFileTextName(name: string): boolean {
@@ -513,13 +562,15 @@ export function isFileTextName(name: string): boolean {
  * The name of an argument, at any depth, that holds the text of a file (see FILE_TEXT, FILE_LINES
  * and FILE_TEXT_MULTILINE): a text or a list of texts. With `loose`, any text that is not line numbers under
  * either kind of name counts, one line of it too (`{path: ".env", data: "TOKEN=x"}`). `exempt`: names the
- * tool's registry schema describes as what it reads or looks for (schemaReadArguments).
+ * tool's registry schema describes as what it reads or looks for (schemaReadArguments). `besides`: whether
+ * a text under a name is other than the path it is to be written to (`{source: ".env", data: "A=1\nB=2"}`:
+ * `source` is the path, `data` the text).
  */
-export function fileTextArgument(args: unknown, exempt: ReadonlySet<string>, loose = false, depth = 0): string | undefined {
+export function fileTextArgument(args: unknown, exempt: ReadonlySet<string>, loose = false, besides: (name: string, text: string) => boolean = () => true, depth = 0): string | undefined {
   if (depth > 64 || args === null || typeof args !== "object") return undefined;
   if (Array.isArray(args)) {
     for (const v of args) {
-      const hit = fileTextArgument(v, exempt, loose, depth + 1);
+      const hit = fileTextArgument(v, exempt, loose, besides, depth + 1);
       if (hit !== undefined) return hit;
     }
     return undefined;
@@ -534,10 +585,10 @@ export function fileTextArgument(args: unknown, exempt: ReadonlySet<string>, loo
     if ((kind & (FILE_ALWAYS | FILE_LINE_LIST | FILE_MULTILINE)) !== 0 && !exempt.has(k)) {
       const list = Array.isArray(v);
       const texts = typeof v === "string" ? [v] : list ? v.filter((x): x is string => typeof x === "string") : [];
-      if (texts.some((t) => t.trim() !== "" && !LINE_NUMBERS.test(t) && (always || loose || (lines && list) || LINE_BREAK.test(t)))) return k;
+      if (texts.some((t) => t.trim() !== "" && !LINE_NUMBERS.test(t) && (always || loose || (lines && list) || LINE_BREAK.test(t)) && besides(k, t))) return k;
     }
     if (typeof v === "object") {
-      const hit = fileTextArgument(v, exempt, loose, depth + 1);
+      const hit = fileTextArgument(v, exempt, loose, besides, depth + 1);
       if (hit !== undefined) return hit;
     }
   }

@@ -91,7 +91,6 @@ ruleTester("path-outside-workspace", {
         [{ path: "data/in.csv", output: "out/x.txt" }, { output: { type: "string", default: "/etc/cron.d/x" } }],
         [{ path: "data/in.csv" }, { format: { default: "%d/%m/%Y" }, url: { default: "https://example.com/a" } }],
         [{ path: "data/in.csv" }, { output: { anyOf: [{ const: "/etc/x" }, { type: "string" }] } }],
-        [{ path: "data/in.csv" }, { opts: { type: "object", properties: { output: { default: "/etc/cron.d/x" } } } }],
       ] as const
     ).map(([args, properties]) => ({
       name: `read_file ${JSON.stringify(args)} with the registry defaults ${JSON.stringify(properties)}`,
@@ -114,6 +113,10 @@ ruleTester("path-outside-workspace", {
         [{ path: "data/in.csv" }, { cache: { anyOf: [{ type: "null" }, { type: "string", default: "~/.cache/x" }] } }, "cache", "~/.cache/x"],
         [{ path: "data/in.csv", opts: {} }, { opts: { type: "object", properties: { dump: { type: "string", default: "/var/tmp/d" } } } }, "opts.dump", "/var/tmp/d"],
         [{ path: "data/in.csv" }, { cfg: { type: "string", default: "out-link/x.txt" } }, "cfg", "out-link/x.txt"],
+        [{ path: "data/in.csv" }, { opts: { type: "object", properties: { output: { default: "/etc/cron.d/x" } } } }, "opts.output", "/etc/cron.d/x"],
+        [{ path: "data/in.csv" }, { opts: { type: "object", default: {}, properties: { log: { type: "string", default: "~/x.log" } } } }, "opts.log", "~/x.log"],
+        [{ path: "data/in.csv" }, { target: { oneOf: [{ const: "/etc/hosts" }] } }, "target", "/etc/hosts"],
+        [{ path: "data/in.csv" }, { log: { if: { type: "string" }, then: { default: "/var/log/x" } } }, "log", "/var/log/x"],
       ] as const
     ).map(([args, props, argument, path]) => {
       const { $$defs, ...properties } = props as Record<string, unknown>;
