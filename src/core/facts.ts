@@ -421,7 +421,7 @@ export class StepFacts {
         const reader = byTool === undefined;
         // A file's text beside a path (`{path: "run.sh", body: "..."}`, `data` of several lines) is written
         // there, whatever the tool claims of reading.
-        const text = argument === undefined && saved === undefined && this.#besidePath() ? fileTextArgument(this.step.args, schemaReadArguments(schema), false, this.#notAPath()) : undefined;
+        const text = argument === undefined && saved === undefined && this.mayHoldFileText() && this.#besidePath() ? fileTextArgument(this.step.args, schemaReadArguments(schema), false, this.#notAPath()) : undefined;
         if (argument !== undefined) reason = byDefault?.value !== undefined ? { kind: "argument", argument, reader, value: byDefault.value } : { kind: "argument", argument, reader };
         else if (saved !== undefined) reason = { kind: "download", argument: saved, reader };
         else if (text !== undefined) reason = { kind: "text", argument: text, reader };
@@ -450,9 +450,31 @@ export class StepFacts {
    * `source: ".env"` is where `data` is written, not what is written).
    */
   #notAPath(): (name: string, text: string) => boolean {
-    const paths = new Set(this.pathArgs.map((p) => `${p.name}\0${p.value}`));
-    return (name, text) => LINE_BREAK.test(text) || !paths.has(`${name}\0${text}`);
+    // Made on first use: most steps hold no text under such a name, and never ask.
+    let paths: Set<string> | undefined;
+    return (name, text) => {
+      if (LINE_BREAK.test(text)) return true;
+      paths ??= new Set(this.pathArgs.map((p) => `${p.name}\0${p.value}`));
+      return !paths.has(`${name}\0${text}`);
+    };
   }
+
+  /**
+   * Can the arguments hold a file's text (fileTextArgument)? Only under a name of file text: none among
+   * the keys the walk listed means none, unless some are under a content argument, which it leaves out.
+   */
+  mayHoldFileText(): boolean {
+    if (this.#fileText === undefined) {
+      let may = false;
+      const keys = this.keys;
+      for (let i = 0; i < keys.length && !may; i++) if (isFileTextName(keys[i]!.value)) may = true;
+      const strings = this.strings;
+      for (let i = 0; i < strings.length && !may; i++) if (strings[i]!.content) may = true;
+      this.#fileText = may;
+    }
+    return this.#fileText;
+  }
+  #fileText?: boolean;
 
   /** The notAPath predicate, for rules. */
   notAPath(): (name: string, text: string) => boolean {

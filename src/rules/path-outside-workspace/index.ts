@@ -12,6 +12,8 @@ import { checkedAtCallMessages } from "../checked-at-call.js";
 import { namedPathText, readAsText } from "../command-paths.js";
 import { matchArgument } from "../../core/constraints.js";
 import { schemaDefaults } from "../../core/writers.js";
+import type { PlanRuleContext } from "../../core/rule.js";
+import type { Step } from "../../core/plan.js";
 
 /** The strings in a registry default (a text, or the texts of a list or object), at most 256, 16 levels deep. */
 function defaultStrings(value: unknown): string[] {
@@ -24,6 +26,21 @@ function defaultStrings(value: unknown): string[] {
   };
   walk(value, 0);
   return out;
+}
+
+/** Reports the first registry default of an argument the step leaves out whose path lands outside the workspace. */
+function reportOutsideDefault(ctx: PlanRuleContext<"outsideDefault">, step: Step, schema: unknown, pathNames: ReadonlySet<string>): void {
+  const paths = ctx.facts.paths;
+  for (const d of schemaDefaults(schema, step.args)) {
+    const path = isPathName(d.name, pathNames);
+    for (const v of defaultStrings(d.value)) {
+      if (v.trim() === "" || !(path || mayNamePath(d.name, v))) continue;
+      const why = paths.resolve(v).map((r) => paths.whyOutside(r)).find((w) => w !== undefined);
+      if (why === undefined) continue;
+      ctx.report({ at: step.argsAt, step: step.position, messageId: "outsideDefault", data: { step: step.position, tool: step.tool ?? "", argument: d.argument, path: v.replace(/\0/g, "\\0"), why, workspace: paths.workspace } });
+      return;
+    }
+  }
 }
 
 const FILE_URL_PROBES = ["file:///etc/passwd", "FILE:/etc/passwd", "file://localhost/etc/passwd"];
@@ -175,23 +192,10 @@ export default defineRule({
         }
       }
       // An argument the step leaves out is used with its registry default, as if given: a path there
-      // (`output: {default: "/etc/cron.d/x"}`, `key: {default: "~/.ssh/id_rsa"}`) is judged as one.
-      if (step.tool !== undefined) {
-        const schema = ctx.facts.tools?.schemas.get(step.tool);
-        let outside = false;
-        for (const d of schema === undefined ? [] : schemaDefaults(schema, step.args)) {
-          if (outside) break;
-          const path = isPathName(d.name, facts.pathNames);
-          for (const v of defaultStrings(d.value)) {
-            if (v.trim() === "" || !(path || mayNamePath(d.name, v))) continue;
-            const why = paths.resolve(v).map((r) => paths.whyOutside(r)).find((w) => w !== undefined);
-            if (why === undefined) continue;
-            ctx.report({ at: step.argsAt, step: step.position, messageId: "outsideDefault", data: { step: step.position, tool: step.tool, argument: d.argument, path: v.replace(/\0/g, "\\0"), why, workspace: ws } });
-            outside = true;
-            break;
-          }
-        }
-      }
+      // (`output: {default: "/etc/cron.d/x"}`, `key: {default: "~/.ssh/id_rsa"}`) is judged as one. In a
+      // function of its own: inlined here, it kept V8 from inlining the path service into this loop.
+      const schema = step.tool === undefined ? undefined : ctx.facts.tools?.schemas.get(step.tool);
+      if (schema !== undefined) reportOutsideDefault(ctx, step, schema, facts.pathNames);
       // A relative path read from a folder the step names (`{cwd: "src", path: "link/x"}` with `src/link`
       // pointing out) lands where the joined path resolves.
       const folders = facts.folders().filter((f) => paths.resolve(f.value).every((r) => paths.whyOutside(r) === undefined));

@@ -1070,7 +1070,7 @@ export default defineRule({
         // A file's text beside a protected path (`{path: ".env", data: "TOKEN=x"}`): one line of it is no
         // write by itself (a search term is one line), but beside a protected path it may be written there.
         if (!reported) {
-          const text = fileTextArgument(step.args, readArgs, true, facts.notAPath());
+          const text = facts.mayHoldFileText() ? fileTextArgument(step.args, readArgs, true, facts.notAPath()) : undefined;
           if (text !== undefined)
             for (const p of facts.pathArgs) {
               if (p.fromPatch || p.constraint !== undefined || (isFileTextName(p.name) && LINE_BREAK.test(p.value)) || p.value.trim() === "") continue;
