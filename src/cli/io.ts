@@ -99,19 +99,8 @@ export async function readStandardInput(maxBytes = Number.POSITIVE_INFINITY): Pr
     }
     if (kind === "file") return readAvailable(0, maxBytes, false);
     if (kind === "fifo") {
-      let fd: number | undefined;
-      try {
-        fd = openSync("/proc/self/fd/0", fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
-      } catch {
-        // No /proc (a sandbox): the stream reads the pipe.
-      }
-      if (fd !== undefined) {
-        try {
-          return await readAvailable(fd, maxBytes, true);
-        } finally {
-          closeSync(fd);
-        }
-      }
+      const read = await readPipeAgain((fd) => readAvailable(fd, maxBytes, true));
+      if (read !== undefined) return read;
     }
   }
   const chunks: Buffer[] = [];
@@ -155,19 +144,8 @@ export async function sniffStandardInput(maxBytes: number, firstMs: number, tota
     return { bytes: bytes.subarray(0, maxBytes), complete: bytes.byteLength <= maxBytes };
   }
   if (kind === "fifo") {
-    let fd: number | undefined;
-    try {
-      fd = openSync("/proc/self/fd/0", fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
-    } catch {
-      // No /proc (a sandbox): the stream reads the pipe.
-    }
-    if (fd !== undefined) {
-      try {
-        return await sniffNonBlocking(fd, maxBytes, firstMs, totalMs);
-      } finally {
-        closeSync(fd);
-      }
-    }
+    const seen = await readPipeAgain((fd) => sniffNonBlocking(fd, maxBytes, firstMs, totalMs));
+    if (seen !== undefined) return seen;
   }
   return sniffStream(maxBytes, firstMs, totalMs);
 }
@@ -233,6 +211,24 @@ function sniffStream(maxBytes: number, firstMs: number, totalMs: number): Promis
     const total = setTimeout(() => setImmediate(() => finish(false)), totalMs);
     stdin.on("data", onData).on("end", onEnd).on("error", onError);
   });
+}
+
+/**
+ * Standard input, a pipe on Linux, opened again non-blocking through /proc/self/fd/0, given to `read` and
+ * closed after; undefined where /proc cannot open it (a sandbox): then the stream reads the pipe.
+ */
+async function readPipeAgain<T>(read: (fd: number) => Promise<T>): Promise<T | undefined> {
+  let fd: number;
+  try {
+    fd = openSync("/proc/self/fd/0", fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    return await read(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Reads fd to its end, or past maxBytes; a non-blocking fd with nothing to read yet is tried again shortly. */

@@ -359,6 +359,19 @@ function objectIn(defaults: readonly unknown[]): Record<string, unknown> {
   return (o as Record<string, unknown> | undefined) ?? {};
 }
 
+/** The strings in a registry default (a text, or the texts of a list or object), at most 256, 64 levels deep. */
+export function defaultStrings(value: unknown): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown, depth: number) => {
+    if (out.length >= 256 || depth > 64) return;
+    if (typeof v === "string") out.push(v);
+    else if (Array.isArray(v)) for (const x of v) walk(x, depth + 1);
+    else if (v !== null && typeof v === "object") for (const x of Object.values(v)) walk(x, depth + 1);
+  };
+  walk(value, 0);
+  return out;
+}
+
 /** Bound on the defaults schemaDefaults lists for one step. */
 const MAX_DEFAULTS = 256;
 

@@ -11,22 +11,10 @@ import { defineRule } from "../../core/rule.js";
 import { checkedAtCallMessages } from "../checked-at-call.js";
 import { namedPathText, readAsText } from "../command-paths.js";
 import { matchArgument } from "../../core/constraints.js";
-import { schemaDefaults } from "../../core/writers.js";
+import { defaultStrings, schemaDefaults } from "../../core/writers.js";
 import type { PlanRuleContext } from "../../core/rule.js";
 import type { Step } from "../../core/plan.js";
 
-/** The strings in a registry default (a text, or the texts of a list or object), at most 256, 16 levels deep. */
-function defaultStrings(value: unknown): string[] {
-  const out: string[] = [];
-  const walk = (v: unknown, depth: number) => {
-    if (out.length >= 256 || depth > 16) return;
-    if (typeof v === "string") out.push(v);
-    else if (Array.isArray(v)) for (const x of v) walk(x, depth + 1);
-    else if (v !== null && typeof v === "object") for (const x of Object.values(v)) walk(x, depth + 1);
-  };
-  walk(value, 0);
-  return out;
-}
 
 /** Reports the first registry default of an argument the step leaves out whose path lands outside the workspace. */
 function reportOutsideDefault(ctx: PlanRuleContext<"outsideDefault">, step: Step, schema: unknown, pathNames: ReadonlySet<string>): void {

@@ -3,7 +3,7 @@ import { PROTECTED_GLOB_SOURCES } from "./glob-sources.js";
 import { GLOB_OPTIONS } from "./glob-options.js";
 import { DEFAULT_PROTECTED_PATHS, DEFAULT_SECRET_PATHS, DEFAULT_WRITE_TOOLS } from "../../policy/defaults.js";
 import { looseName } from "../../core/lookalike.js";
-import { fileTextArgument, isFileTextName, LINE_BREAK, nameSaysWrite, schemaDefaults, schemaReadArguments } from "../../core/writers.js";
+import { defaultStrings, fileTextArgument, isFileTextName, LINE_BREAK, nameSaysWrite, schemaDefaults, schemaReadArguments } from "../../core/writers.js";
 import { type ArgLeaf, LeafTag, type StepFacts } from "../../core/facts.js";
 import { inFolder, isAbsoluteAnywhere, isFolderName, isPathName, isRemoteUrl, joinedUnits, tooManyFolderPaths, isInside, mayBeFileName, mayNamePath, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
 import { type CommandPathChecks, type DiskReach, reportCommandPathsProtected } from "../../commands/paths.js";
@@ -660,18 +660,6 @@ const SEARCH_WORDS = new Set(["pattern", "patterns", "query", "q", "regex", "reg
 function namesSearchTerm(name: string): boolean {
   return name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).some((w) => SEARCH_WORDS.has(w));
 }
-/** The strings in a value (a schema's default), at most 64 levels and 256 strings deep. */
-function stringsIn(value: unknown): string[] {
-  const out: string[] = [];
-  const walk = (v: unknown, depth: number) => {
-    if (out.length >= 256 || depth > 64) return;
-    if (typeof v === "string") out.push(v);
-    else if (Array.isArray(v)) for (const x of v) walk(x, depth + 1);
-    else if (v !== null && typeof v === "object") for (const x of Object.values(v)) walk(x, depth + 1);
-  };
-  walk(value, 0);
-  return out;
-}
 const EMPTY_NAMES: ReadonlySet<string> = new Set();
 /** A web address's scheme: what a tool fetches from or sends to (`https:`, `ftp:`, `s3:`, `wss:`). */
 const WEB_URL = /^\s*(?:https?|ftps?|sftp|s3|gs|wss?):\/\//i;
@@ -981,7 +969,7 @@ export default defineRule({
     // The first protected path among the strings of a registry default (schemaDefaults): one under a path
     // name, one that looks like a path, or a bare name a protected glob matches.
     const protectedDefaultIn = (d: { name: string; value: unknown }): { path: string; hit: string } | undefined => {
-      for (const v of stringsIn(d.value)) {
+      for (const v of defaultStrings(d.value)) {
         if (v.trim() === "" || !(isPathName(d.name, EMPTY_NAMES) || mayNamePath(d.name, v) || mayBeFileName(d.name, v))) continue;
         const found = protectedHit(v);
         if (found !== undefined) return { path: v, hit: found.hit };
@@ -1098,7 +1086,7 @@ export default defineRule({
       const why = facts.writeReason;
       if (why !== undefined && "value" in why && why.value !== undefined) {
         let hit: { path: string; found: { hit: string } } | undefined;
-        for (const v of stringsIn(why.value)) {
+        for (const v of defaultStrings(why.value)) {
           const found = protectedHit(v);
           if (found !== undefined) {
             hit = { path: v, found };
