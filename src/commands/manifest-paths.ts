@@ -376,18 +376,24 @@ function specPath(spec: string, depth = 0): string | undefined | "" {
   return "";
 }
 
+/** A JSON text's object, or undefined when the text is not JSON or holds another value. */
+function jsonObject(text: string): Record<string, unknown> | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+}
+
 /**
  * package.json's local sources: each specifier of its dependency sections (nested ones of `overrides`
  * and pnpm's `pnpm.overrides` too), and `workspaces` (a list, or `packages` of an object).
  */
 function packageJsonPaths(text: string): ManifestPaths {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return { problem: "it is not a JSON object" };
-  }
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return { problem: "it is not a JSON object" };
+  const parsed = jsonObject(text);
+  if (parsed === undefined) return { problem: "it is not a JSON object" };
   const top = parsed as Record<string, unknown>;
   const paths: ManifestPath[] = [];
   let problem: string | undefined;
@@ -501,13 +507,8 @@ const NPM_LOCK_MAPS = new Set(["dependencies", "devDependencies", "optionalDepen
  * (`file:../y`), and the specifiers of its dependency maps; the older form's nested `dependencies` too.
  */
 function npmLockPaths(text: string): ManifestPaths {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return { problem: "it is not a JSON object" };
-  }
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return { problem: "it is not a JSON object" };
+  const parsed = jsonObject(text);
+  if (parsed === undefined) return { problem: "it is not a JSON object" };
   const paths: ManifestPath[] = [];
   let problem: string | undefined;
   const spec = (v: unknown, where: string): void => {
@@ -771,13 +772,8 @@ function gemLockPaths(text: string): ManifestPaths {
  * whose type is `path` (`url: "../y"`), or whose URL is a `file:` URL or a path (a local repository).
  */
 function composerLockPaths(text: string): ManifestPaths {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return { problem: "it is not a JSON object" };
-  }
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return { problem: "it is not a JSON object" };
+  const parsed = jsonObject(text);
+  if (parsed === undefined) return { problem: "it is not a JSON object" };
   const paths: ManifestPath[] = [];
   let problem: string | undefined;
   const walk = (v: unknown, where: string, depth: number): void => {
